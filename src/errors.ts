@@ -1,0 +1,259 @@
+/**
+ * One error family for the whole toolkit (DESIGN.md rule 2).
+ *
+ * Every error says what happened and what to do about it. Messages pass through `redact()`, so a
+ * secret registered with `registerSecret()` (the client registers its token) never appears in a
+ * message, a log line or a file, even when the service echoes it back.
+ */
+
+const secrets = new Set<string>();
+
+/** Marks a value as secret: from now on `redact()` replaces it wherever it appears. */
+export function registerSecret(value: string | undefined): void {
+  // Very short values would redact ordinary words; real tokens are long.
+  if (value !== undefined && value.length >= 6) secrets.add(value);
+}
+
+/** Replaces registered secrets, bearer credentials and token-like query parameters with `***`. */
+export function redact(text: string): string {
+  let out = text;
+  for (const secret of secrets) out = out.split(secret).join('***');
+  return out
+    .replace(/(Bearer\s+)[^\s"',;]+/gi, '$1***')
+    .replace(/([?&](?:access_token|token|api_key|apikey|key|secret)=)[^&#\s"]+/gi, '$1***')
+    .replace(/(\/\/)[^/@\s:]+:[^/@\s]+@/g, '$1***@');
+}
+
+/** A URL fit for a message: credentials and token parameters removed. */
+export function redactUrl(url: string | URL): string {
+  return redact(String(url));
+}
+
+export interface BrandscapeErrorOptions {
+  /** What the user can do about it; appended to the message. */
+  hint?: string;
+  cause?: unknown;
+}
+
+/** Base class of every error the toolkit throws. `code` is stable and machine-readable. */
+export class BrandscapeError extends Error {
+  override name = 'BrandscapeError';
+  readonly code: string;
+  readonly hint: string | undefined;
+
+  constructor(code: string, message: string, options: BrandscapeErrorOptions = {}) {
+    const full = options.hint ? `${message} ${options.hint}` : message;
+    super(redact(full), options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.hint = options.hint === undefined ? undefined : redact(options.hint);
+  }
+}
+
+/** The caller used the toolkit wrongly: a bad option, a query the service would refuse. Exit code 2. */
+export class UsageError extends BrandscapeError {
+  override name = 'UsageError';
+  constructor(message: string, options: BrandscapeErrorOptions = {}) {
+    super('usage', message, options);
+  }
+}
+
+export interface RequestInfo {
+  method: string;
+  /** Without secrets. */
+  url: string;
+}
+
+/** The service answered with an error status. */
+export class HttpError extends BrandscapeError {
+  override name = 'HttpError';
+  readonly status: number;
+  readonly method: string;
+  readonly url: string;
+  /** The service's own message, when its body carried one. */
+  readonly serviceMessage: string | undefined;
+
+  constructor(
+    request: RequestInfo,
+    status: number,
+    serviceMessage: string | undefined,
+    options: BrandscapeErrorOptions & { code?: string } = {},
+  ) {
+    const said = serviceMessage ? `: ${serviceMessage}` : '';
+    super(options.code ?? 'http', `${request.method} ${redactUrl(request.url)} answered ${status}${said}.`, options);
+    this.status = status;
+    this.method = request.method;
+    this.url = redactUrl(request.url);
+    this.serviceMessage = serviceMessage === undefined ? undefined : redact(serviceMessage);
+  }
+}
+
+/** 401: no valid token, or (v2) the token lacks the endpoint's scope. */
+export class AuthenticationError extends HttpError {
+  override name = 'AuthenticationError';
+}
+/** 403: the user may not perform this action (v1: the token lacks permission). */
+export class PermissionError extends HttpError {
+  override name = 'PermissionError';
+}
+/** 404: no such record or route. */
+export class NotFoundError extends HttpError {
+  override name = 'NotFoundError';
+}
+/** 400 or 422: the service refused the parameters. */
+export class BadRequestError extends HttpError {
+  override name = 'BadRequestError';
+}
+/** 5xx: a server-side failure; retried by the transport before it surfaces. */
+export class ServerError extends HttpError {
+  override name = 'ServerError';
+}
+
+/** 429: over the rate limit, still after the retries the policy allows. */
+export class RateLimitError extends HttpError {
+  override name = 'RateLimitError';
+  /** How long the service asked to wait, in milliseconds, if it said. */
+  readonly retryAfterMs: number | undefined;
+  constructor(request: RequestInfo, serviceMessage: string | undefined, retryAfterMs: number | undefined, options: BrandscapeErrorOptions = {}) {
+    super(request, 429, serviceMessage, { code: 'rate_limited', ...options });
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** What to do about each status: the one place where statuses map to classes and advice. */
+export function fromHttpStatus(
+  request: RequestInfo,
+  status: number,
+  serviceMessage: string | undefined,
+  extra: { retryAfterMs?: number; scope?: string; version?: string } = {},
+): HttpError {
+  const scope = extra.scope ? ` ('${extra.scope}')` : '';
+  switch (status) {
+    case 400:
+    case 422:
+      return new BadRequestError(request, status, serviceMessage, {
+        code: 'bad_request',
+        hint: 'Check the parameter the service named; the endpoint catalogue lists what each resource accepts.',
+      });
+    case 401:
+      return new AuthenticationError(request, status, serviceMessage, {
+        code: 'unauthenticated',
+        hint:
+          extra.version === 'v1'
+            ? 'Check the token (BRANDSCAPE_TOKEN): it is missing, mistyped or revoked.'
+            : `Check the token (BRANDSCAPE_TOKEN): it is missing, revoked, or lacks the scope of this endpoint${scope}.`,
+      });
+    case 403:
+      return new PermissionError(request, status, serviceMessage, {
+        code: 'forbidden',
+        hint:
+          extra.version === 'v1'
+            ? `The token lacks permission for this request${scope}.`
+            : 'Your user may not see this record; ask its owner to share it.',
+      });
+    case 404:
+      return new NotFoundError(request, status, serviceMessage, {
+        code: 'not_found',
+        hint: 'Check the id and the resource path.',
+      });
+    case 429:
+      return new RateLimitError(request, serviceMessage, extra.retryAfterMs, {
+        hint: 'Lower the concurrency or wait for the rate-limit window to reset.',
+      });
+    default:
+      if (status >= 500) {
+        return new ServerError(request, status, serviceMessage, {
+          code: 'server',
+          hint: 'The service failed; try again later.',
+        });
+      }
+      return new HttpError(request, status, serviceMessage);
+  }
+}
+
+/** The request never got an answer: DNS, refused or reset connection, a body cut short. */
+export class NetworkError extends BrandscapeError {
+  override name = 'NetworkError';
+  readonly method: string;
+  readonly url: string;
+  constructor(request: RequestInfo, detail: string, options: BrandscapeErrorOptions = {}) {
+    super('network', `${request.method} ${redactUrl(request.url)} failed: ${detail}.`, {
+      hint: 'Check the base URL (BRANDSCAPE_BASE_URL) and the network.',
+      ...options,
+    });
+    this.method = request.method;
+    this.url = redactUrl(request.url);
+  }
+}
+
+/** No answer within the time limit. */
+export class TimeoutError extends BrandscapeError {
+  override name = 'TimeoutError';
+  readonly timeoutMs: number;
+  constructor(request: RequestInfo, timeoutMs: number) {
+    super('timeout', `${request.method} ${redactUrl(request.url)} did not answer within ${timeoutMs} ms.`, {
+      hint: 'Raise timeoutMs, or lower the page size for wide brandscape queries.',
+    });
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The caller cancelled the operation through its AbortSignal. */
+export class CancelledError extends BrandscapeError {
+  override name = 'CancelledError';
+  constructor(what: string, options: BrandscapeErrorOptions = {}) {
+    super('cancelled', `${what} was cancelled.`, options);
+  }
+}
+
+/** An answer did not have the shape the service documents. */
+export class ResponseShapeError extends BrandscapeError {
+  override name = 'ResponseShapeError';
+  readonly endpoint: string;
+  /** JSON path of the first offending value, e.g. `data[3].brand_name`. */
+  readonly path: string;
+  constructor(endpoint: string, path: string, problem: string) {
+    super('response_shape', `Unexpected answer from ${redactUrl(endpoint)} at ${path}: ${problem}.`, {
+      hint: 'The service changed or the base URL points at something else; report it with this message.',
+    });
+    this.endpoint = redactUrl(endpoint);
+    this.path = path;
+  }
+}
+
+/** Formats a zod-style issue path as a JSON path: `['data', 3, 'name']` -> `data[3].name`. */
+export function toJsonPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out === '' ? '(root)' : out;
+}
+
+/** A full load could not deliver every record: it names the pages that failed or what changed. */
+export class LoadError extends BrandscapeError {
+  override name = 'LoadError';
+  /** Pages that failed after retries (1-based), if that is what went wrong. */
+  readonly failedPages: readonly number[];
+  constructor(code: 'pages_failed' | 'data_changed' | 'inconsistent', message: string, failedPages: readonly number[] = [], options: BrandscapeErrorOptions = {}) {
+    super(code, message, options);
+    this.failedPages = failedPages;
+  }
+}
+
+/** Data asked of a frame or comparison is not there: names what is missing and what is available. */
+export class DataError extends BrandscapeError {
+  override name = 'DataError';
+  readonly missing: readonly string[];
+  readonly available: readonly string[];
+  constructor(message: string, missing: readonly string[], available: readonly string[], options: BrandscapeErrorOptions = {}) {
+    const shown = available.length > 20 ? `${available.slice(0, 20).join(', ')}, ... (${available.length} in all)` : available.join(', ');
+    super('data', `${message} Missing: ${missing.join(', ')}. Available: ${shown || '(none)'}.`, options);
+    this.missing = missing;
+    this.available = available;
+  }
+}
+
+export function isBrandscapeError(value: unknown): value is BrandscapeError {
+  return value instanceof BrandscapeError;
+}
