@@ -1,0 +1,181 @@
+/**
+ * `brandscape fetch <resource>`: every record of a resource, fully paginated, as JSON, NDJSON or
+ * CSV on stdout or in a file.
+ */
+import { RESOURCES, type IncludeSpec, type ResourceName } from '../../client/endpoints.js';
+import type { ListResource } from '../../client/params.js';
+import type { FetchAllOptions } from '../../client/create-client.js';
+import { UsageError } from '../../errors.js';
+import { fromArgv, toNumber } from '../args.js';
+import { EXIT, type CliIo } from '../io.js';
+import { createRecordSink, toOutputFormat } from '../output.js';
+import { createProgressBar } from '../progress.js';
+import { openService } from '../service.js';
+
+const resourceList = () =>
+  Object.values(RESOURCES)
+    .map((r) => r.path)
+    .join(', ');
+
+export const fetchHelp = `Usage: brandscape fetch <resource> [options]
+
+Fetches every record of a resource of the Brand Data Service (all pages, concurrently, within the
+rate limit) and writes them as JSON, NDJSON or CSV. Resources are named as in the service's paths:
+${resourceList()}
+(for a study's brands: studies/<id>/brands).
+
+Options:
+  --filter KEY=VALUE      A filter, repeatable; lists are comma-separated (--filter country_codes=GB,FR)
+  --search TEXT           Full-text search (resources that support it)
+  --include A,B           Related records to embed, e.g. sector,company
+  --fields A,B            Only these fields
+  --sort A,-B             Sort keys, '-' for descending
+  --metric-keys A,B       Brandscape data: only these metrics' columns (e.g. differentiation,esteem)
+  --metric-group-keys A,B Brandscape data: every metric of these groups (e.g. pillars,imagery)
+  --per-page N            Page size (default: the largest allowed, 1000 in v2)
+  --max-pages N           Stop after N pages (the output is then marked incomplete on stderr)
+  --concurrency N         Requests in flight (default 8)
+  --format F              json (default), ndjson or csv (also chosen from --out's extension)
+  --out FILE              Write to FILE (written whole or not at all) instead of stdout
+  -h, --help              Show this help
+
+Brandscape data needs a qualifying filter: studies; or countries/country_code with years/year_number;
+or brands/brand_name. Example:
+  brandscape fetch brandscape-data --filter country_code=GB --filter year_number=2024 \\
+    --filter audiences=1 --metric-group-keys pillars --include brand,sector --out uk-2024.csv
+
+Exit codes: 0 ok, 2 usage error, 3 service error (HTTP, network, incomplete load), 1 other.
+`;
+
+const list = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter((s) => s !== ''));
+
+function resolveResource(name: string): { resource: ResourceName; path: string; studyId?: number } {
+  const sub = /^studies\/(\d+)\/brands$/.exec(name);
+  if (sub) return { resource: 'study-brands', path: name, studyId: Number(sub[1]) };
+  const entry = (Object.entries(RESOURCES) as [ResourceName, (typeof RESOURCES)[ResourceName]][]).find(([, spec]) => spec.path === name);
+  if (!entry || entry[0] === 'study-brands') {
+    throw new UsageError(`Unknown resource '${name}'.`, { hint: `Resources: ${resourceList()}, studies/<id>/brands.` });
+  }
+  return { resource: entry[0], path: name };
+}
+
+/** Checks filter keys against the catalogue so a typo is a usage error, not a service error. */
+function toFilter(resource: ResourceName, pairs: readonly string[]): Record<string, string> {
+  const spec = RESOURCES[resource];
+  const accepted = new Set([
+    ...Object.entries(spec.fields).filter(([, c]) => c.filter !== 'none').map(([f]) => f),
+    ...Object.keys(spec.helpers),
+    ...(spec.updatedSince ? ['updated_since'] : []),
+  ]);
+  const filter: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--filter takes KEY=VALUE, got '${pair}'.`);
+    const key = pair.slice(0, eq).trim();
+    // Brandscape metric columns are filterable too; the service checks those.
+    if (!accepted.has(key) && resource !== 'brandscape-data') {
+      throw new UsageError(`'${key}' is not a filter of ${spec.path}.`, { hint: `Filters: ${[...accepted].sort().join(', ')}.` });
+    }
+    filter[key] = pair.slice(eq + 1);
+  }
+  return filter;
+}
+
+export async function runFetch(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = fromArgv(
+    'fetch',
+    argv,
+    {
+      filter: { type: 'string', multiple: true },
+      search: { type: 'string' },
+      include: { type: 'string' },
+      fields: { type: 'string' },
+      sort: { type: 'string' },
+      'metric-keys': { type: 'string' },
+      'metric-group-keys': { type: 'string' },
+      'per-page': { type: 'string' },
+      'max-pages': { type: 'string' },
+      concurrency: { type: 'string' },
+      format: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    true,
+  );
+  if (values.help) {
+    io.stdout.write(fetchHelp);
+    return EXIT.ok;
+  }
+  if (positionals.length !== 1) throw new UsageError('fetch takes one resource name.', { hint: "Run 'brandscape fetch --help'." });
+  const { resource, path, studyId } = resolveResource(positionals[0] ?? '');
+  const spec = RESOURCES[resource];
+  const format = toOutputFormat(values.format, values.out);
+  const filter = toFilter(resource, values.filter ?? []);
+  const include = list(values.include);
+  const unknownInclude = include?.find((i) => !(i in (spec.includes as Readonly<Record<string, IncludeSpec>>)));
+  if (unknownInclude) {
+    throw new UsageError(`'${unknownInclude}' is not an include of ${spec.path}.`, { hint: `Includes: ${Object.keys(spec.includes).join(', ') || '(none)'}.` });
+  }
+  if (values.search !== undefined && spec.search === false) throw new UsageError(`${spec.path} does not support --search.`, { hint: 'Use a --filter on a text field instead.' });
+  const isBrandscape = resource === 'brandscape-data';
+  if (!isBrandscape && (values['metric-keys'] || values['metric-group-keys'])) {
+    throw new UsageError('--metric-keys and --metric-group-keys apply to brandscape-data only.');
+  }
+  const perPage = toNumber('per-page', values['per-page'], { min: 1, integer: true });
+  const maxPages = toNumber('max-pages', values['max-pages'], { min: 1, integer: true });
+  const concurrency = toNumber('concurrency', values.concurrency, { min: 1, integer: true });
+
+  const service = await openService(io, concurrency === undefined ? {} : { concurrency });
+  const sink = createRecordSink(format, values.out ? { file: values.out } : { stdout: io.stdout });
+  const bar = createProgressBar(io, path);
+  const started = Date.now();
+  let records = 0;
+  let pages = 0;
+  let total = 0;
+  try {
+    const loadOptions: FetchAllOptions = {
+      signal: io.signal,
+      onProgress: (p) => bar.update(p),
+      ...(maxPages === undefined ? {} : { maxPages }),
+    };
+    const common = {
+      filter,
+      ...(include ? { include } : {}),
+      ...(values.fields ? { fields: list(values.fields) } : {}),
+      ...(values.sort ? { sort: list(values.sort) } : {}),
+      ...(perPage === undefined ? {} : { perPage }),
+    };
+    const iterator = isBrandscape
+      ? service.client.brandscape.pages(
+          {
+            ...common,
+            ...(values['metric-keys'] ? { metricKeys: list(values['metric-keys']) } : {}),
+            ...(values['metric-group-keys'] ? { metricGroupKeys: list(values['metric-group-keys']) } : {}),
+          } as Parameters<typeof service.client.brandscape.pages>[0],
+          loadOptions,
+        )
+      : (studyId === undefined ? service.client.resource(resource as ListResource) : service.client.studies.brands(studyId)).pages(
+          { ...common, ...(values.search === undefined ? {} : { search: values.search }) } as never,
+          loadOptions,
+        );
+    for await (const page of iterator) {
+      await sink.write(page.records as Record<string, unknown>[]);
+      records += page.records.length;
+      pages += 1;
+      total = page.total;
+    }
+    await sink.close();
+  } catch (error) {
+    bar.done();
+    await sink.abort();
+    throw error;
+  } finally {
+    await service.close();
+  }
+  bar.done();
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const partial = records < total ? ` (stopped at --max-pages: ${records} of ${total}; the output is incomplete)` : '';
+  io.stderr.write(`Fetched ${records.toLocaleString('en')} ${path} records in ${pages} pages (${seconds} s)${values.out ? ` into ${values.out}` : ''}${partial}.\n`);
+  if (sink.droppedColumns.size > 0) io.stderr.write(`Note: columns that appeared after the first page were left out of the CSV: ${[...sink.droppedColumns].join(', ')}.\n`);
+  return EXIT.ok;
+}

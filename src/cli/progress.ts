@@ -1,0 +1,40 @@
+/** A one-line progress bar on stderr, drawn only when stderr is a terminal. */
+import type { CliIo } from './io.js';
+
+export interface ProgressState {
+  pagesDone: number;
+  pagesTotal: number;
+  records: number;
+  retries: number;
+  rateLimitWaits: number;
+  etaMs: number | undefined;
+}
+
+const seconds = (ms: number) => (ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`);
+
+export function createProgressBar(io: CliIo, label: string) {
+  const tty = io.stderr.isTTY === true;
+  let last = 0;
+  let drawn = false;
+  return {
+    update(state: ProgressState) {
+      if (!tty) return;
+      const now = Date.now();
+      if (now - last < 80 && state.pagesDone < state.pagesTotal) return;
+      last = now;
+      const width = 24;
+      const share = state.pagesTotal > 0 ? state.pagesDone / state.pagesTotal : 0;
+      const bar = '#'.repeat(Math.round(share * width)).padEnd(width, '-');
+      const extra = [
+        state.retries > 0 ? `${state.retries} retries` : '',
+        state.rateLimitWaits > 0 ? `${state.rateLimitWaits} rate-limit waits` : '',
+        state.etaMs !== undefined && state.pagesDone < state.pagesTotal ? `ETA ${seconds(state.etaMs)}` : '',
+      ].filter((s) => s !== '');
+      io.stderr.write(`\r${label} [${bar}] ${state.pagesDone}/${state.pagesTotal} pages, ${state.records.toLocaleString('en')} records${extra.length ? `, ${extra.join(', ')}` : ''}\u001b[K`);
+      drawn = true;
+    },
+    done() {
+      if (drawn) io.stderr.write('\n');
+    },
+  };
+}

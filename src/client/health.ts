@@ -1,0 +1,69 @@
+/**
+ * The health check (§9): 200 means up; 401 and 403 mean the service is up but the credentials are
+ * refused (a permission problem, not an outage); anything else, or no answer within a second,
+ * means down. Never retried: a health check reports the state now.
+ */
+import { redact, registerSecret } from '../errors.js';
+
+export type HealthStatus = 'up' | 'down' | 'permission';
+
+export interface HealthResult {
+  status: HealthStatus;
+  /** HTTP status, or null when nothing answered. */
+  httpStatus: number | null;
+  latencyMs: number;
+  /** What was seen, in words. */
+  message: string;
+  /** The service's own timestamp when it sent one. */
+  serviceTime: string | null;
+  checkedAt: string;
+}
+
+export interface HealthOptions {
+  baseUrl: string;
+  token?: string | (() => Promise<string>);
+  timeoutMs?: number;
+  userAgent?: string;
+  fetch: typeof fetch;
+  now: () => number;
+}
+
+export async function checkHealth(options: HealthOptions): Promise<HealthResult> {
+  const started = options.now();
+  const url = `${options.baseUrl}/health`;
+  const timeoutMs = options.timeoutMs ?? 1000;
+  const result = (status: HealthStatus, httpStatus: number | null, message: string, serviceTime: string | null = null): HealthResult => ({
+    status,
+    httpStatus,
+    latencyMs: options.now() - started,
+    message: redact(message),
+    serviceTime,
+    checkedAt: new Date(started).toISOString(),
+  });
+  try {
+    const token = typeof options.token === 'function' ? await options.token() : options.token;
+    registerSecret(token);
+    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': options.userAgent ?? 'brandscape-kit' };
+    if (token) headers['Authorization'] = `Bearer ${token}`;
+    const res = await options.fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+    const text = await res.text();
+    if (res.status === 200) {
+      let serviceTime: string | null = null;
+      try {
+        const body = JSON.parse(text) as { timestamp?: unknown };
+        serviceTime = typeof body.timestamp === 'string' ? body.timestamp : null;
+      } catch {
+        // A 200 is up whatever the body says (§9).
+      }
+      return result('up', 200, `${url} answered 200.`, serviceTime);
+    }
+    if (res.status === 401 || res.status === 403) {
+      return result('permission', res.status, `${url} answered ${res.status}: the service is up but refuses these credentials; check BRANDSCAPE_TOKEN and its scopes.`);
+    }
+    return result('down', res.status, `${url} answered ${res.status}.`);
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    const detail = timedOut ? `no answer within ${timeoutMs} ms` : error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    return result('down', null, `${url}: ${detail}.`);
+  }
+}

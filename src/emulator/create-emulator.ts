@@ -1,0 +1,177 @@
+/**
+ * `createEmulator()`: a faithful local Brand Data Service on a port of its own, with a seeded
+ * dataset. Tests start one on port 0; the CLI's `brandscape emulator` serves one until stopped.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { createDataset } from './dataset/dataset.js';
+import type { Dataset, PublishRequest, PublishResult } from './dataset/types.js';
+import { createAuth, DEFAULT_TOKEN, type TokenOptions } from './http/auth.js';
+import { createFaults, type FaultRule } from './http/faults.js';
+import { createIndexes, handle, type HandlerState, type RecordedRequest } from './http/handler.js';
+import type { LabelStyle } from './http/paging.js';
+import { createRateLimiter } from './http/rate-limit.js';
+import { createWebhookSender, type SubscriptionState, type WebhookSubscription } from './webhooks.js';
+
+export interface EmulatorOptions {
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Dataset seed (default 1): the same seed serves the same bytes. */
+  seed?: number;
+  /** Number of brands in the dataset (default 2,434). Smaller datasets start faster in tests. */
+  brands?: number;
+  /** A dataset built earlier with `createDataset()`, shared to save start-up time (publish mutates it). */
+  dataset?: Dataset;
+  /** Accepted tokens; a plain string or a token without scopes has every scope. Default: one token, `bsk-emulator-token`. */
+  tokens?: readonly (string | TokenOptions)[];
+  /** Server-side delay per API request, in ms (default 0). */
+  latencyMs?: number;
+  /** Deterministic ± variation of the delay, in ms (default 0). */
+  jitterMs?: number;
+  /** Share of data requests that fail with 500/502/503/504, a reset connection or a truncated body (default 0). */
+  faultRate?: number;
+  /** Scripted faults, e.g. `{ path: '/brandscape-data', nth: 3, kind: 429 }`. */
+  faults?: readonly FaultRule[];
+  /** Requests per user per window (default 500); 0 disables the limit. */
+  rateLimit?: number;
+  /** Window length in seconds (default 60). */
+  rateWindowS?: number;
+  /** Send `X-RateLimit-Reset` on every answer instead of only on 429s (default false, as documented). */
+  rateLimitResetAlways?: boolean;
+  webhooks?: readonly WebhookSubscription[];
+  /** Waits before webhook retries (default 1 s, 2 s, 4 s). */
+  webhookRetryDelaysMs?: readonly number[];
+  /** Page labels in `meta.links` as JSON numbers (default) or strings (newer framework releases). */
+  pageLabels?: LabelStyle;
+  /** Carry the request's other parameters into page URLs (default false: `<path>?page=n` only). */
+  carryQueryInLinks?: boolean;
+  /** Refuse unknown filter/sort/include/fields keys with 400 (default true). */
+  strictParams?: boolean;
+  /** Base URL used in `links` and `meta.path` (default: the emulator's own URL). */
+  publicUrl?: string;
+  /** Clock, in ms since the epoch (default Date.now). */
+  now?: () => number;
+  /** How many requests `requests` keeps (default 100,000; oldest dropped first). */
+  maxRecordedRequests?: number;
+}
+
+export interface PublishOutcome extends PublishResult {
+  /** Resolves when every webhook delivery of this publication has succeeded or given up. */
+  delivered: Promise<void>;
+}
+
+export interface Emulator {
+  /** Base URL, e.g. `http://127.0.0.1:8787`; the API is under `/api/v2`. */
+  readonly url: string;
+  /** The first accepted token. */
+  readonly token: string;
+  readonly dataset: Dataset;
+  /** Requests served so far, oldest first (tokens are never recorded). */
+  readonly requests: readonly RecordedRequest[];
+  clearRequests(): void;
+  readonly faults: { add(rule: FaultRule): void; clear(): void };
+  /** Releases new data and notifies webhook subscribers (§15). */
+  publish(request: PublishRequest): Promise<PublishOutcome>;
+  readonly webhooks: readonly SubscriptionState[];
+  /** Resolves when no webhook delivery is under way. */
+  webhooksIdle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an emulator and resolves once it listens.
+ *
+ * @example
+ * const emulator = await createEmulator({ port: 0, seed: 7 });
+ * const res = await fetch(`${emulator.url}/api/v2/brands?per_page=5`, {
+ *   headers: { Authorization: `Bearer ${emulator.token}`, Accept: 'application/json' },
+ * });
+ * await emulator.close();
+ */
+export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const seed = options.seed ?? 1;
+  const ds = options.dataset ?? createDataset({ seed, ...(options.brands === undefined ? {} : { brands: options.brands }) });
+  const tokens = (options.tokens ?? [DEFAULT_TOKEN]).map((t) => (typeof t === 'string' ? { token: t } : t));
+  if (tokens.length === 0) throw new Error('createEmulator needs at least one token.');
+  const now = options.now ?? Date.now;
+  let baseUrl = '';
+  const webhooks = createWebhookSender({
+    subscriptions: options.webhooks ?? [],
+    ...(options.webhookRetryDelaysMs ? { retryDelaysMs: options.webhookRetryDelaysMs } : {}),
+    now,
+  });
+  const state: HandlerState = {
+    ds,
+    idx: createIndexes(ds),
+    seed,
+    auth: createAuth(tokens),
+    limiter: createRateLimiter({ limit: options.rateLimit ?? 500, windowS: options.rateWindowS ?? 60, now }),
+    faults: createFaults({ seed, rate: options.faultRate ?? 0, rules: options.faults ?? [] }),
+    webhooks,
+    latencyMs: options.latencyMs ?? 0,
+    jitterMs: options.jitterMs ?? 0,
+    labels: options.pageLabels ?? 'number',
+    carryQueryInLinks: options.carryQueryInLinks ?? false,
+    strictParams: options.strictParams ?? true,
+    resetHeaderAlways: options.rateLimitResetAlways ?? false,
+    publicUrl: () => options.publicUrl?.replace(/\/+$/, '') ?? baseUrl,
+    requests: [],
+    maxRecorded: options.maxRecordedRequests ?? 100_000,
+    now,
+    hanging: new Set(),
+  };
+
+  const publish = async (request: PublishRequest): Promise<PublishOutcome> => {
+    const result = ds.publish(request, new Date(now()).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z'));
+    state.idx = createIndexes(ds);
+    const delivered = Promise.all(result.records.map((r) => webhooks.notify(result.event, result.action, r))).then(() => undefined);
+    return { ...result, delivered };
+  };
+
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    void handle(state, req, res, {
+      publish: async (request) => {
+        const outcome = await publish(request);
+        return { event: outcome.event, action: outcome.action, data: outcome.records };
+      },
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  baseUrl = `http://${host}:${address.port}`;
+
+  return {
+    url: baseUrl,
+    token: tokens[0]?.token ?? DEFAULT_TOKEN,
+    dataset: ds,
+    get requests() {
+      return state.requests;
+    },
+    clearRequests: () => {
+      state.requests.length = 0;
+    },
+    faults: { add: (rule) => state.faults.add(rule), clear: () => state.faults.clear() },
+    publish,
+    webhooks: webhooks.subscriptions,
+    webhooksIdle: () => webhooks.idle(),
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

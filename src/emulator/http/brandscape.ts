@@ -1,0 +1,487 @@
+/**
+ * `GET /brandscape-data` and `/brandscape-data/{id}` (REFERENCE §12).
+ *
+ * Rows are never held in memory: a query resolves to (study x audience) blocks of the dataset's
+ * row-id space, so counting and paging in id order touch no metric value. Values are computed only
+ * for the blocks a page shows (or, when a query filters or sorts on a metric column, for every
+ * candidate block), then written with precomputed key strings and number tables: this endpoint must
+ * serve 1,000-row pages of ~120 columns at hundreds of pages a second.
+ */
+import {
+  BRANDSCAPE_COMBINATIONS_TEXT,
+  RESOURCES,
+  isQualifyingBrandscapeFilter,
+  type FieldCaps,
+  type IncludeSpec,
+} from '../../client/endpoints.js';
+import { BRANDSCAPE_META_FIELDS } from '../../schemas/brandscape.js';
+import type { ScoreType } from '../../schemas/score-types.js';
+import type { MetricColumn, StudyRows } from '../dataset/types.js';
+import { badRequest, notFound } from './api-error.js';
+import { slims, type Ctx } from './bindings.js';
+import { fromCodeList, fromFlag, fromIdList, likeMatcher } from './filter-values.js';
+import { validateQuery } from './list-engine.js';
+import type { ParsedQuery, SortKey } from './parse-query.js';
+import { splitList } from './parse-query.js';
+
+const spec = RESOURCES['brandscape-data'];
+type MetaField = (typeof BRANDSCAPE_META_FIELDS)[number];
+
+// ---- number formatting -------------------------------------------------------------------------
+
+let tables: { tenths: string[]; thousandths: string[]; ints: string[] } | undefined;
+
+/**
+ * Values arrive rounded to a fixed precision per score type (dataset/types.ts), so their shortest
+ * JSON form can be looked up instead of converted: about 5x faster than `String(double)`.
+ */
+function numberTables() {
+  if (tables) return tables;
+  const tenths = Array.from({ length: 1001 }, (_, i) => String(i / 10));
+  const thousandths = Array.from({ length: 10001 }, (_, i) => String((i - 5000) / 1000));
+  const ints = Array.from({ length: 10000 }, (_, i) => String(i));
+  return (tables = { tenths, thousandths, ints });
+}
+
+type Formatter = (v: number) => string;
+
+function formatterOf(scoreType: ScoreType): Formatter {
+  const t = numberTables();
+  switch (scoreType) {
+    case 'rank':
+    case 'pct':
+      return (v) => {
+        if (v !== v) return 'null';
+        const k = Math.round(v * 10);
+        return k >= 0 && k <= 1000 && k === v * 10 ? (t.tenths[k] ?? String(v)) : String(v);
+      };
+    case 'c':
+      return (v) => {
+        if (v !== v) return 'null';
+        const k = Math.round(v * 1000) + 5000;
+        return k >= 0 && k <= 10000 && Math.abs(k - 5000 - v * 1000) < 1e-6 ? (t.thousandths[k] ?? String(v)) : String(v);
+      };
+    default:
+      return (v) => {
+        if (v !== v) return 'null';
+        return v >= 0 && v < 10000 && v === Math.floor(v) ? (t.ints[v] ?? String(v)) : String(v);
+      };
+  }
+}
+
+// ---- query planning ----------------------------------------------------------------------------
+
+/** One (study x audience) block and the rows of it the query keeps (undefined = all). */
+interface Block {
+  studyId: number;
+  audienceId: number;
+  rows: StudyRows;
+  keep: Int32Array | undefined;
+  count: number;
+  firstRowId: number;
+}
+
+interface Plan {
+  blocks: Block[];
+  total: number;
+  columns: readonly MetricColumn[];
+  /** Meta fields to write, in order. */
+  meta: readonly MetaField[];
+  include: readonly string[];
+  /** Row-level tests that need values or the row id. */
+  rowFilters: { column?: MetricColumn; field?: 'id'; test: (formatted: string) => boolean }[];
+  sort: SortKey[];
+}
+
+
+/** Metric columns selected by `metric_keys` / `metric_group_keys` (§12.7): all when neither is sent. */
+function selectColumns(query: ParsedQuery, ctx: Ctx): MetricColumn[] {
+  const all = ctx.ds.brandscape.columns;
+  const keys = query.params.get('metric_keys');
+  const groupKeys = query.params.get('metric_group_keys');
+  if (keys === null && groupKeys === null) return [...all];
+  const metricIds = new Set<number>();
+  if (keys !== null) {
+    for (const key of splitList(keys)) {
+      const metric = ctx.idx.metricsByKey.get(key);
+      if (!metric) throw badRequest(`Unknown metric key '${key}' in metric_keys. Known keys include: ${[...ctx.idx.metricsByKey.keys()].slice(0, 12).join(', ')}, ... (GET /brand-metrics lists them all).`);
+      metricIds.add(metric.record.id);
+    }
+  }
+  if (groupKeys !== null) {
+    for (const key of splitList(groupKeys)) {
+      const group = ctx.idx.metricGroupsByKey.get(key);
+      if (!group) throw badRequest(`Unknown metric group key '${key}' in metric_group_keys. Known keys: ${[...ctx.idx.metricGroupsByKey.keys()].join(', ')}.`);
+      for (const id of group.metricIds) metricIds.add(id);
+    }
+  }
+  return all.filter((c) => metricIds.has(c.metricId));
+}
+
+function plan(query: ParsedQuery, ctx: Ctx, strictParams: boolean): Plan {
+  const allColumns = ctx.ds.brandscape.columns;
+  const columnByName = new Map(allColumns.map((c) => [c.name, c]));
+  validateQuery(spec, query, { strictParams }, new Set(columnByName.keys()));
+  const helperNames = [...query.filters.keys()].filter((n) => n in spec.helpers);
+  // Filtering is required on this endpoint (§12.6); the emulator refuses what the service refuses.
+  if (!isQualifyingBrandscapeFilter(helperNames)) {
+    throw badRequest(`Brandscape data needs a qualifying filter combination. Use one of: ${BRANDSCAPE_COMBINATIONS_TEXT}.`);
+  }
+  let columns = selectColumns(query, ctx);
+  let meta: MetaField[] = [...BRANDSCAPE_META_FIELDS];
+  const wanted = query.fields.get(spec.fieldsKey);
+  if (wanted) {
+    // fields[...] narrows whatever metric_keys selected (the combination is undocumented, §12.7).
+    const set = new Set(wanted);
+    meta = meta.filter((f) => set.has(f));
+    columns = columns.filter((c) => set.has(c.name));
+  }
+
+  const { ds, idx } = ctx;
+  const f = query.filters;
+  const ids = (name: string) => (f.has(name) ? fromIdList(name, f.get(name) ?? '') : undefined);
+
+  // Study level: studies, countries / country_code, years / year_number, and meta id filters.
+  const studySet = ids('studies');
+  let countrySet = ids('countries');
+  if (f.has('country_code')) {
+    const fromCodes = new Set<number>();
+    for (const code of fromCodeList(f.get('country_code') ?? '')) {
+      const c = idx.countriesByCode.get(code);
+      if (c) fromCodes.add(c.record.id);
+    }
+    countrySet = countrySet ? new Set([...countrySet].filter((x) => fromCodes.has(x))) : fromCodes;
+  }
+  let yearSet = ids('years');
+  if (f.has('year_number')) {
+    const fromNumbers = new Set<number>();
+    for (const n of fromIdList('year_number', f.get('year_number') ?? '')) {
+      const id = idx.yearIdByNumber.get(n);
+      if (id !== undefined) fromNumbers.add(id);
+    }
+    yearSet = yearSet ? new Set([...yearSet].filter((x) => fromNumbers.has(x))) : fromNumbers;
+  }
+  const exactMeta = (field: MetaField) => (f.has(field) ? new Set(splitList(f.get(field) ?? '').map(Number)) : undefined);
+  const studyIdSet = exactMeta('study_id');
+  const countryIdSet = exactMeta('country_id');
+  const yearIdSet = exactMeta('year_id');
+
+  // Audience level.
+  const audienceSet = ids('audiences');
+  const audienceIdSet = exactMeta('audience_id');
+
+  // Brand-category level.
+  const brandSet = ids('brands');
+  const brandIdSet = exactMeta('brand_id');
+  const categorySet = ids('categories');
+  const categoryIdSet = exactMeta('category_id');
+  const sectorSet = ids('sectors');
+  const companySet = ids('companies');
+  const brandNameLike = f.has('brand_name') ? likeMatcher(f.get('brand_name') ?? '') : undefined;
+  const categoryNameLike = f.has('category_name') ? likeMatcher(f.get('category_name') ?? '') : undefined;
+  const duplicate = f.has('is_duplicate') ? fromFlag('is_duplicate', f.get('is_duplicate') ?? '') : undefined;
+  const rowLevel = brandSet || brandIdSet || categorySet || categoryIdSet || sectorSet || companySet || brandNameLike || categoryNameLike || duplicate !== undefined;
+
+  const rowFilters: Plan['rowFilters'] = [];
+  for (const [name, value] of f) {
+    const column = columnByName.get(name);
+    if (column) rowFilters.push({ column, test: likeMatcher(value) });
+    else if (name === 'id') {
+      const wantedIds = new Set(splitList(value));
+      rowFilters.push({ field: 'id', test: (s) => wantedIds.has(s) });
+    }
+  }
+
+  const blocks: Block[] = [];
+  let total = 0;
+  for (const studyId of ds.brandscape.studyIds()) {
+    const study = idx.studies.get(studyId);
+    if (!study) continue;
+    if (studySet && !studySet.has(studyId)) continue;
+    if (studyIdSet && !studyIdSet.has(studyId)) continue;
+    if (countrySet && !countrySet.has(study.countryId)) continue;
+    if (countryIdSet && !countryIdSet.has(study.countryId)) continue;
+    if (yearSet && !yearSet.has(study.yearId)) continue;
+    if (yearIdSet && !yearIdSet.has(study.yearId)) continue;
+    const rows = ds.brandscape.rowsOf(studyId);
+    let keep: Int32Array | undefined;
+    if (rowLevel) {
+      const kept: number[] = [];
+      for (let i = 0; i < rows.length; i++) {
+        const brandId = rows.brandIds[i] ?? 0;
+        const categoryId = rows.categoryIds[i] ?? 0;
+        if (brandSet && !brandSet.has(brandId)) continue;
+        if (brandIdSet && !brandIdSet.has(brandId)) continue;
+        if (categorySet && !categorySet.has(categoryId)) continue;
+        if (categoryIdSet && !categoryIdSet.has(categoryId)) continue;
+        if (sectorSet || companySet) {
+          const brand = idx.brands.get(brandId);
+          if (sectorSet && !(brand && sectorSet.has(brand.sectorId))) continue;
+          if (companySet && !(brand && companySet.has(brand.companyId))) continue;
+        }
+        if (brandNameLike && !brandNameLike(rows.brandNames[i])) continue;
+        if (categoryNameLike && !categoryNameLike(rows.categoryNames[i])) continue;
+        if (duplicate !== undefined && (rows.isDuplicate[i] === 1) !== duplicate) continue;
+        kept.push(i);
+      }
+      if (kept.length === 0) continue;
+      keep = Int32Array.from(kept);
+    }
+    const count = keep ? keep.length : rows.length;
+    for (const audienceId of rows.audienceIds) {
+      if (audienceSet && !audienceSet.has(audienceId)) continue;
+      if (audienceIdSet && !audienceIdSet.has(audienceId)) continue;
+      blocks.push({ studyId, audienceId, rows, keep, count, firstRowId: ds.brandscape.firstRowId(studyId, audienceId) });
+      total += count;
+    }
+  }
+  return { blocks, total, columns, meta, include: query.include, rowFilters, sort: query.sort };
+}
+
+// ---- row references, filtering and sorting ------------------------------------------------------
+
+/** A row as (block index, row index within the study's rows). */
+interface RowRef {
+  block: number;
+  row: number;
+}
+
+function* refsInOrder(blocks: readonly Block[]): Generator<RowRef> {
+  for (let b = 0; b < blocks.length; b++) {
+    const block = blocks[b];
+    if (!block) continue;
+    if (block.keep) for (const row of block.keep) yield { block: b, row };
+    else for (let row = 0; row < block.rows.length; row++) yield { block: b, row };
+  }
+}
+
+/** Values of some columns for a block, fetched once per block within a request. */
+function valueCache(ctx: Ctx, blocks: readonly Block[]) {
+  const cache = new Map<string, Float64Array>();
+  return (blockIndex: number, column: MetricColumn): Float64Array => {
+    const key = `${blockIndex}:${column.index}`;
+    let v = cache.get(key);
+    if (!v) {
+      const block = blocks[blockIndex];
+      if (!block) return new Float64Array(0);
+      v = ctx.ds.brandscape.values(block.studyId, block.audienceId, [column.index])[0] ?? new Float64Array(0);
+      cache.set(key, v);
+    }
+    return v;
+  };
+}
+
+function metaValue(ctx: Ctx, block: Block, row: number, field: MetaField): string | number | boolean | null {
+  const study = ctx.idx.studies.get(block.studyId);
+  switch (field) {
+    case 'id':
+      return block.firstRowId + row;
+    case 'study_id':
+      return block.studyId;
+    case 'brand_id':
+      return block.rows.brandIds[row] ?? null;
+    case 'category_id':
+      return block.rows.categoryIds[row] ?? null;
+    case 'audience_id':
+      return block.audienceId;
+    case 'country_id':
+      return study?.countryId ?? null;
+    case 'year_id':
+      return study?.yearId ?? null;
+    case 'brand_name':
+      return block.rows.brandNames[row] ?? null;
+    case 'category_name':
+      return block.rows.categoryNames[row] ?? null;
+    case 'is_duplicate':
+      return block.rows.isDuplicate[row] === 1;
+  }
+}
+
+/** Applies row-level filters and sorting; returns the selected rows in order, or undefined for id order. */
+function orderedRefs(p: Plan, ctx: Ctx): RowRef[] | undefined {
+  const idOrder = p.sort.length === 0 || (p.sort.length === 1 && p.sort[0]?.field === 'id' && !p.sort[0].desc);
+  if (p.rowFilters.length === 0 && idOrder) return undefined;
+  const values = valueCache(ctx, p.blocks);
+  const columnByName = new Map(ctx.ds.brandscape.columns.map((c) => [c.name, c]));
+  let refs = [...refsInOrder(p.blocks)];
+  for (const filter of p.rowFilters) {
+    const column = filter.column;
+    if (column) {
+      const format = formatterOf(column.scoreType);
+      refs = refs.filter((r) => {
+        const v = values(r.block, column)[r.row] ?? Number.NaN;
+        return v === v && filter.test(format(v));
+      });
+    } else {
+      refs = refs.filter((r) => filter.test(String((p.blocks[r.block]?.firstRowId ?? 0) + r.row)));
+    }
+  }
+  if (!idOrder) {
+    const keys = p.sort.map((key) => {
+      const column = columnByName.get(key.field);
+      const read = column
+        ? (r: RowRef) => {
+            const v = values(r.block, column)[r.row] ?? Number.NaN;
+            return v === v ? v : null;
+          }
+        : (r: RowRef) => {
+            const block = p.blocks[r.block];
+            if (!block) return null;
+            const v = metaValue(ctx, block, r.row, key.field as MetaField);
+            return typeof v === 'string' ? v.toLowerCase() : typeof v === 'boolean' ? Number(v) : v;
+          };
+      return { desc: key.desc, values: refs.map(read) };
+    });
+    const order = refs.map((_, i) => i);
+    order.sort((a, b) => {
+      for (const key of keys) {
+        const x = key.values[a] ?? null;
+        const y = key.values[b] ?? null;
+        // Nulls first in ascending order, as the database sorts them.
+        const c = x === y ? 0 : x === null ? -1 : y === null ? 1 : x < y ? -1 : 1;
+        if (c !== 0) return key.desc ? -c : c;
+      }
+      return a - b;
+    });
+    refs = order.map((i) => refs[i] ?? { block: 0, row: 0 });
+  }
+  return refs;
+}
+
+/** The rows of one page, in order. */
+function pageRefs(p: Plan, ctx: Ctx, offset: number, limit: number): { refs: RowRef[]; total: number } {
+  const ordered = orderedRefs(p, ctx);
+  if (ordered) return { refs: ordered.slice(offset, offset + limit), total: ordered.length };
+  const refs: RowRef[] = [];
+  let skip = offset;
+  for (let b = 0; b < p.blocks.length && refs.length < limit; b++) {
+    const block = p.blocks[b];
+    if (!block) continue;
+    if (skip >= block.count) {
+      skip -= block.count;
+      continue;
+    }
+    for (let k = skip; k < block.count && refs.length < limit; k++) {
+      refs.push({ block: b, row: block.keep ? (block.keep[k] ?? 0) : k });
+    }
+    skip = 0;
+  }
+  return { refs, total: p.total };
+}
+
+// ---- serialisation -----------------------------------------------------------------------------
+
+function rowWriter(p: Plan, ctx: Ctx) {
+  const columns = p.columns;
+  const keys = columns.map((c) => `,${JSON.stringify(c.name)}:`);
+  const formats = columns.map((c) => formatterOf(c.scoreType));
+  const columnIndexes = columns.map((c) => c.index);
+  const blockValues = new Map<number, Float64Array[]>();
+  const valuesOf = (b: number) => {
+    let v = blockValues.get(b);
+    if (!v) {
+      const block = p.blocks[b];
+      v = block && columnIndexes.length > 0 ? ctx.ds.brandscape.values(block.studyId, block.audienceId, columnIndexes) : [];
+      blockValues.set(b, v);
+    }
+    return v;
+  };
+  const json = new Map<string, string>();
+  const cached = (key: string, make: () => unknown) => {
+    let s = json.get(key);
+    if (s === undefined) json.set(key, (s = JSON.stringify(make())));
+    return s;
+  };
+  const includeWriters = p.include.map((name) => {
+    const key = (spec.includes as Readonly<Record<string, IncludeSpec>>)[name]?.aliasOf ?? name;
+    const prefix = `,${JSON.stringify(key)}:`;
+    return (block: Block, row: number): string => {
+      const study = ctx.idx.studies.get(block.studyId);
+      const brandId = block.rows.brandIds[row] ?? 0;
+      const brand = ctx.idx.brands.get(brandId);
+      switch (key) {
+        case 'study':
+          return prefix + cached(`s${block.studyId}`, () => slims.study(ctx, block.studyId));
+        case 'year':
+          return prefix + cached(`y${study?.yearId}`, () => slims.year(ctx, study?.yearId ?? null));
+        case 'country':
+          return prefix + cached(`c${study?.countryId}`, () => slims.country(ctx, study?.countryId ?? null));
+        case 'audience':
+          return prefix + cached(`a${block.audienceId}`, () => slims.audience(ctx, block.audienceId));
+        case 'brand':
+          return prefix + cached(`b${brandId}`, () => slims.brand(ctx, brandId));
+        case 'category': {
+          const categoryId = block.rows.categoryIds[row] ?? 0;
+          return prefix + cached(`k${categoryId}`, () => slims.category(ctx, categoryId));
+        }
+        case 'sector':
+          return prefix + cached(`e${brand?.sectorId}`, () => slims.sector(ctx, brand?.sectorId ?? null));
+        case 'company':
+          return prefix + cached(`o${brand?.companyId}`, () => slims.company(ctx, brand?.companyId ?? null));
+        default:
+          return '';
+      }
+    };
+  });
+  const names = new Map<string, string>();
+  const str = (s: string | undefined) => {
+    if (s === undefined) return 'null';
+    let j = names.get(s);
+    if (j === undefined) names.set(s, (j = JSON.stringify(s)));
+    return j;
+  };
+  return (ref: RowRef): string => {
+    const block = p.blocks[ref.block];
+    if (!block) return '{}';
+    const i = ref.row;
+    let out = '{';
+    let first = true;
+    for (const field of p.meta) {
+      const v = metaValue(ctx, block, i, field);
+      out += (first ? '"' : ',"') + field + '":' + (typeof v === 'string' ? str(v) : String(v));
+      first = false;
+    }
+    const values = valuesOf(ref.block);
+    for (let c = 0; c < keys.length; c++) {
+      const key = keys[c] ?? '';
+      out += first ? key.slice(1) : key;
+      first = false;
+      out += (formats[c] ?? String)(values[c]?.[i] ?? Number.NaN);
+    }
+    for (const write of includeWriters) {
+      const part = write(block, i);
+      out += first ? part.slice(1) : part;
+      first = false;
+    }
+    return out + '}';
+  };
+}
+
+export interface BrandscapeListResult {
+  /** The JSON text of the `data` array. */
+  dataJson: string;
+  count: number;
+  total: number;
+}
+
+/** One page of brandscape data as JSON text plus counts, for the envelope. */
+export function listBrandscape(query: ParsedQuery, ctx: Ctx, page: { page: number; perPage: number }, strictParams: boolean): BrandscapeListResult {
+  const p = plan(query, ctx, strictParams);
+  const { refs, total } = pageRefs(p, ctx, (page.page - 1) * page.perPage, page.perPage);
+  const write = rowWriter(p, ctx);
+  const parts = refs.map(write);
+  return { dataJson: `[${parts.join(',')}]`, count: parts.length, total };
+}
+
+/** One row by id, with the same column selection and includes as a list. */
+export function getBrandscapeRow(rowId: number, query: ParsedQuery, ctx: Ctx, strictParams: boolean): string {
+  const located = ctx.ds.brandscape.locate(rowId);
+  if (!located) throw notFound(`No brandscape data row with id ${rowId}.`);
+  // A single row needs no qualifying filter: reuse the planner with the row's own study.
+  query.filters.set('studies', String(located.studyId));
+  query.filters.set('audiences', String(located.audienceId));
+  const p = plan(query, ctx, strictParams);
+  const b = p.blocks.findIndex((x) => x.studyId === located.studyId && x.audienceId === located.audienceId);
+  if (b < 0) throw notFound(`No brandscape data row with id ${rowId}.`);
+  return rowWriter(p, ctx)({ block: b, row: located.rowIndex });
+}

@@ -1,0 +1,360 @@
+/**
+ * The emulated service's request pipeline: route, authenticate, rate-limit, inject faults, answer.
+ * Everything the service documents about envelopes, errors and headers is applied here, once.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PAGE_LIMITS, RESOURCES, type ApiVersion, type ResourceName, ARCHETYPES_TOOL } from '../../client/endpoints.js';
+import type { Dataset, PublishRequest } from '../dataset/types.js';
+import type { WebhookSender } from '../webhooks.js';
+import { ApiError, badRequest, notFound } from './api-error.js';
+import { getBrandscapeRow, listBrandscape } from './brandscape.js';
+import { runArchetypes } from './archetypes.js';
+import type { createAuth } from './auth.js';
+import { bindingOf, type Ctx } from './bindings.js';
+import type { Faults, FaultRule } from './faults.js';
+import { hashUnit } from './hash.js';
+import { createIndexes, type Indexes } from './indexes.js';
+import { fromIdSegment, selectEntities, toServed, validateQuery } from './list-engine.js';
+import { fromPageParams, toEnvelope, type LabelStyle } from './paging.js';
+import { fromQuery } from './parse-query.js';
+import { getStockPrice, listStockPrices } from './stock-prices.js';
+import type { createRateLimiter } from './rate-limit.js';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  /** Raw query string (without `?`). */
+  query: string;
+  status: number;
+  /** The user the token acted as, if it was valid. */
+  user: string | undefined;
+  /** What went wrong on purpose, if a fault was injected. */
+  fault: string | undefined;
+  at: number;
+  durationMs: number;
+}
+
+export interface HandlerState {
+  ds: Dataset;
+  idx: Indexes;
+  seed: number;
+  auth: ReturnType<typeof createAuth>;
+  limiter: ReturnType<typeof createRateLimiter>;
+  faults: Faults;
+  webhooks: WebhookSender;
+  latencyMs: number;
+  jitterMs: number;
+  labels: LabelStyle;
+  carryQueryInLinks: boolean;
+  strictParams: boolean;
+  /** Send `X-RateLimit-Reset` on every answer, not only on 429 (the documented behaviour). */
+  resetHeaderAlways: boolean;
+  /** Base URL for `links`/`meta.path`; the server's own URL unless set. */
+  publicUrl: () => string;
+  requests: RecordedRequest[];
+  maxRecorded: number;
+  now: () => number;
+  /** Sockets of requests left hanging by a fault, destroyed on close. */
+  hanging: Set<IncomingMessage['socket']>;
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  500: 'Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+  429: 'Too Many Requests',
+};
+
+const errorJson = (version: ApiVersion, message: string) =>
+  // v1 used `error`, v2 `message` (§8).
+  JSON.stringify({ data: version === 'v1' ? { error: message } : { message } });
+
+interface Answer {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+  fault?: FaultRule;
+}
+
+/** Resolves `/<resource>[/<id>[/<sub>]]` to a catalogue resource. */
+function route(segments: string[]): { resource: ResourceName | 'archetypes'; id?: string; parentId?: string } {
+  const [first = '', second, third, ...rest] = segments;
+  if (rest.length > 0) throw notFound(`No route /${segments.join('/')}.`);
+  if (first === 'tools' && second === 'archetypes' && third === undefined) return { resource: 'archetypes' };
+  if (first === 'studies' && second !== undefined && third === 'brands') return { resource: 'study-brands', parentId: second };
+  if (third !== undefined) throw notFound(`No route /${segments.join('/')}.`);
+  const resource = (Object.keys(RESOURCES) as ResourceName[]).find((r) => RESOURCES[r].path === first);
+  if (!resource || resource === 'study-brands') throw notFound(`No resource '/${first}'.`);
+  // `/brandscape-data/` (trailing slash) is the list, like `/brandscape-data` (§12.1).
+  return second === undefined || second === '' ? { resource } : { resource, id: second };
+}
+
+function apiAnswer(state: HandlerState, version: ApiVersion, segments: string[], url: URL, user: string): { status: number; body: string } {
+  const r = route(segments);
+  const ctx: Ctx = { ds: state.ds, idx: state.idx, user };
+  const fieldsKey = r.resource === 'archetypes' ? '' : RESOURCES[r.resource].fieldsKey;
+  const query = fromQuery(url.searchParams, version, fieldsKey);
+  if (r.resource === 'archetypes') {
+    if (version === 'v1') throw notFound('The archetypes tool exists only in v2.');
+    return { status: 200, body: JSON.stringify(runArchetypes(url.searchParams, ctx, state.strictParams)) };
+  }
+  const spec = RESOURCES[r.resource];
+  const pageReq = fromPageParams(query.page, query.perPage, PAGE_LIMITS[version]);
+  const origin = state.publicUrl();
+  const basePath = r.parentId === undefined ? `/${spec.path}` : `/studies/${r.parentId}/brands`;
+  const envelopeOptions = {
+    path: `${origin}/api/${version}${basePath}`,
+    labels: state.labels,
+    ...(state.carryQueryInLinks ? { carriedQuery: carriedQuery(url.searchParams) } : {}),
+  };
+
+  if (r.resource === 'brandscape-data') {
+    if (r.id !== undefined) {
+      return { status: 200, body: `{"data":${getBrandscapeRow(fromIdSegment(r.id, 'brandscape data row'), query, ctx, state.strictParams)}}` };
+    }
+    const page = listBrandscape(query, ctx, pageReq, state.strictParams);
+    const { data: _data, ...rest } = toEnvelope(null, page.count, page.total, pageReq, envelopeOptions);
+    return { status: 200, body: `{"data":${page.dataJson},${JSON.stringify(rest).slice(1)}` };
+  }
+  if (r.resource === 'stock-prices') {
+    if (r.id !== undefined) {
+      return { status: 200, body: JSON.stringify({ data: getStockPrice(fromIdSegment(r.id, 'stock price'), query, ctx, state.strictParams) }) };
+    }
+    const page = listStockPrices(query, ctx, pageReq, state.strictParams);
+    return { status: 200, body: JSON.stringify(toEnvelope(page.data, page.data.length, page.total, pageReq, envelopeOptions)) };
+  }
+
+  const binding = bindingOf(r.resource);
+  if (!binding) throw notFound(`No resource '/${spec.path}'.`);
+  if (r.parentId !== undefined) ctx.parentId = fromIdSegment(r.parentId, 'study');
+  validateQuery(spec, query, { strictParams: state.strictParams });
+  if (r.id !== undefined) {
+    const entity = findOne(r.resource, r.id, version, binding.rows(ctx), state.idx);
+    if (!entity) throw notFound(`No ${spec.path} record with id '${r.id}'.`);
+    if (binding.access && binding.access(entity, ctx) === 'forbidden') {
+      throw new ApiError(403, `You may not see ${spec.path} ${entity.record.id}: it is private to its owner.`);
+    }
+    return { status: 200, body: JSON.stringify({ data: toServed(spec, binding, entity, query, ctx) }) };
+  }
+  const rows = selectEntities(spec, binding, query, ctx);
+  const start = (pageReq.page - 1) * pageReq.perPage;
+  const data = rows.slice(start, start + pageReq.perPage).map((e) => toServed(spec, binding, e, query, ctx));
+  return { status: 200, body: JSON.stringify(toEnvelope(data, data.length, rows.length, pageReq, envelopeOptions)) };
+}
+
+function findOne(resource: ResourceName, segment: string, version: ApiVersion, rows: readonly { record: { id: number } }[], idx: Indexes) {
+  // v1 also accepted ISO alpha-2/alpha-3 codes for countries (§11.12).
+  if (resource === 'countries' && version === 'v1' && /^[A-Za-z]{2,3}$/.test(segment)) return idx.countriesByCode.get(segment.toUpperCase());
+  const id = fromIdSegment(segment, resource);
+  return rows.find((e) => e.record.id === id);
+}
+
+/** The request's parameters other than `page`, in request order (the framework's order, §20). */
+function carriedQuery(params: URLSearchParams): string {
+  const kept = new URLSearchParams();
+  for (const [k, v] of params) if (k !== 'page') kept.append(k, v);
+  return kept.toString();
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (text === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw badRequest('The body must be JSON.');
+  }
+}
+
+export interface AdminHooks {
+  publish(request: PublishRequest): Promise<unknown>;
+}
+
+async function adminAnswer(state: HandlerState, req: IncomingMessage, path: string, hooks: AdminHooks): Promise<Answer> {
+  const json = (status: number, value: unknown): Answer => ({ status, body: JSON.stringify(value), headers: {} });
+  const sub = path.slice('/__emulator'.length);
+  if (req.method === 'GET' && (sub === '' || sub === '/')) {
+    return json(200, {
+      emulator: 'brandscape-kit',
+      seed: state.seed,
+      as_of: state.ds.asOf,
+      counts: { brands: state.ds.brands.length, studies: state.ds.studies.length, countries: state.ds.countries.length },
+      endpoints: ['GET /__emulator/requests', 'POST /__emulator/publish', 'POST /__emulator/faults', 'DELETE /__emulator/faults', 'GET /__emulator/webhooks'],
+    });
+  }
+  if (req.method === 'GET' && sub === '/requests') return json(200, { data: state.requests });
+  if (req.method === 'GET' && sub === '/webhooks') {
+    return json(200, { data: state.webhooks.subscriptions.map(({ secret: _secret, ...rest }) => rest) });
+  }
+  if (req.method === 'POST' && sub === '/publish') {
+    const body = (await readJson(req)) as Record<string, unknown>;
+    const kind = body['kind'] ?? 'study';
+    if (kind !== 'study' && kind !== 'brands') throw badRequest("publish takes {\"kind\": \"study\"} or {\"kind\": \"brands\", \"count\": 3}.");
+    return json(200, await hooks.publish(body as unknown as PublishRequest));
+  }
+  if (req.method === 'POST' && sub === '/faults') {
+    const body = await readJson(req);
+    const rules = (Array.isArray(body) ? body : [body]) as FaultRule[];
+    for (const rule of rules) {
+      if (typeof rule !== 'object' || rule === null || rule.kind === undefined) throw badRequest('A fault rule needs a kind: a status code, "reset", "truncate" or "hang".');
+      state.faults.add(rule);
+    }
+    return json(200, { added: rules.length });
+  }
+  if (req.method === 'DELETE' && sub === '/faults') {
+    state.faults.clear();
+    return json(200, { cleared: true });
+  }
+  throw notFound(`No emulator admin route ${req.method ?? ''} ${path}.`);
+}
+
+function rateHeaders(state: HandlerState, decision: ReturnType<HandlerState['limiter']['hit']>): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Remaining': String(decision.remaining),
+  };
+  if (!decision.allowed || state.resetHeaderAlways) headers['X-RateLimit-Reset'] = String(decision.resetAt);
+  if (!decision.allowed) headers['Retry-After'] = String(decision.retryAfterS);
+  return headers;
+}
+
+/** Answers one request; never throws. */
+export async function handle(state: HandlerState, req: IncomingMessage, res: ServerResponse, hooks: AdminHooks): Promise<void> {
+  const started = state.now();
+  const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+  const path = url.pathname;
+  let version: ApiVersion = 'v2';
+  let user: string | undefined;
+  let answer: Answer;
+  try {
+    if (path === '/health' || path === '/api/v2/health') {
+      // No token needed (§20); the timestamp has no fraction, like the documented example.
+      answer = { status: 200, body: JSON.stringify({ status: 'ok', timestamp: new Date(state.now()).toISOString().replace(/\.\d{3}Z$/, 'Z') }), headers: {} };
+    } else if (path === '/__emulator' || path.startsWith('/__emulator/')) {
+      answer = await adminAnswer(state, req, path, hooks);
+    } else {
+      const match = /^\/api\/(v1|v2)(\/.*)?$/.exec(path);
+      if (!match) throw notFound(`No route ${path}. The API lives under /api/v2/ (and /api/v1/).`);
+      version = match[1] === 'v1' ? 'v1' : 'v2';
+      const resourcePath = match[2] ?? '/';
+      const n = state.requests.length + 1;
+      const delay = state.latencyMs + (state.jitterMs > 0 ? (hashUnit(state.seed, 0x1a7e, n) * 2 - 1) * state.jitterMs : 0);
+      if (delay > 0) await sleep(delay);
+      answer = await apiRequest(state, req, url, version, resourcePath, (u) => (user = u));
+    }
+  } catch (error) {
+    const status = error instanceof ApiError ? error.status : 500;
+    const message = error instanceof ApiError ? error.message : 'Server Error';
+    if (!(error instanceof ApiError)) process.stderr.write(`emulator: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    answer = { status, body: errorJson(version, message), headers: error instanceof ApiError ? { ...error.headers } : {} };
+  }
+  record(state, req, url, answer, user, started);
+  await send(state, req, res, answer);
+}
+
+async function apiRequest(
+  state: HandlerState,
+  req: IncomingMessage,
+  url: URL,
+  version: ApiVersion,
+  resourcePath: string,
+  setUser: (user: string) => void,
+): Promise<Answer> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    throw new ApiError(405, `${req.method ?? ''} is not allowed: every data endpoint of the service is GET.`);
+  }
+  const principal = state.auth.authenticate(req.headers.authorization);
+  if (!principal) throw new ApiError(401, 'Unauthenticated.');
+  setUser(principal.user);
+  const segments = resourcePath.split('/').slice(1);
+  const scope = scopeOf(segments);
+  let headers: Record<string, string> = {};
+  if (state.limiter.enabled) {
+    const decision = state.limiter.hit(principal.user);
+    headers = rateHeaders(state, decision);
+    if (!decision.allowed) return { status: 429, body: errorJson(version, 'Too Many Requests'), headers };
+  }
+  if (scope !== undefined && !principal.hasScope(scope)) {
+    // A missing scope is a 401 in v2 and was a 403 in v1 (§4.4).
+    return { status: version === 'v1' ? 403 : 401, body: errorJson(version, `This token lacks the scope '${scope}'.`), headers };
+  }
+  const fault = state.faults.next(resourcePath);
+  if (fault && typeof fault.kind === 'number') {
+    const extra: Record<string, string> = {};
+    if (fault.kind === 429) {
+      const retryAfterS = fault.retryAfterS ?? 1;
+      Object.assign(extra, { 'X-RateLimit-Remaining': '0', 'Retry-After': String(retryAfterS), 'X-RateLimit-Reset': String(Math.ceil(state.now() / 1000) + retryAfterS) });
+    }
+    return { status: fault.kind, body: errorJson(version, STATUS_TEXT[fault.kind] ?? 'Injected failure'), headers: { ...headers, ...extra }, fault };
+  }
+  try {
+    const { status, body } = apiAnswer(state, version, segments, url, principal.user);
+    return fault ? { status, body, headers, fault } : { status, body, headers };
+  } catch (error) {
+    if (error instanceof ApiError) Object.assign(headers, error.headers);
+    throw error instanceof ApiError ? new ApiError(error.status, error.message, headers) : error;
+  }
+}
+
+/** The scope an endpoint needs (§4.3), from the catalogue. */
+function scopeOf(segments: string[]): string | undefined {
+  try {
+    const r = route(segments);
+    return r.resource === 'archetypes' ? ARCHETYPES_TOOL.scope : RESOURCES[r.resource].scope;
+  } catch {
+    return undefined;
+  }
+}
+
+function record(state: HandlerState, req: IncomingMessage, url: URL, answer: Answer, user: string | undefined, started: number) {
+  if (url.pathname.startsWith('/__emulator')) return;
+  state.requests.push({
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: url.search.slice(1),
+    status: answer.fault && typeof answer.fault.kind === 'string' ? 0 : answer.status,
+    user,
+    fault: answer.fault ? String(answer.fault.kind) : undefined,
+    at: started,
+    durationMs: state.now() - started,
+  });
+  if (state.requests.length > state.maxRecorded) state.requests.splice(0, state.requests.length - state.maxRecorded);
+}
+
+async function send(state: HandlerState, req: IncomingMessage, res: ServerResponse, answer: Answer): Promise<void> {
+  const kind = answer.fault?.kind;
+  if (kind === 'reset') {
+    req.socket.destroy();
+    return;
+  }
+  if (kind === 'hang') {
+    state.hanging.add(req.socket);
+    req.socket.once('close', () => state.hanging.delete(req.socket));
+    return;
+  }
+  const body = Buffer.from(answer.body, 'utf8');
+  res.writeHead(answer.status, {
+    'Content-Type': 'application/json',
+    'Content-Length': String(body.length),
+    'Cache-Control': 'no-cache, private',
+    ...answer.headers,
+  });
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  if (kind === 'truncate') {
+    // Promise the whole body, send half, cut the connection: a body cut short.
+    res.write(body.subarray(0, Math.floor(body.length / 2)), () => req.socket.destroy());
+    return;
+  }
+  res.end(body);
+}
+
+export { createIndexes };

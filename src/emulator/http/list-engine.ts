@@ -1,0 +1,252 @@
+/**
+ * Generic query features of every list (REFERENCE §7): field filters, helper filters,
+ * `filter[updated_since]`, `search`, `sort`, sparse fieldsets and includes, checked against the
+ * endpoint catalogue. Unknown keys are refused with a 400 that names them (§20), unless the
+ * emulator runs with `strictParams: false`.
+ */
+import type { FieldCaps, ResourceSpec } from '../../client/endpoints.js';
+import { badRequest, notFound } from './api-error.js';
+import type { AnyEntity, Binding, Ctx } from './bindings.js';
+import { fromDateTime, fromFlag, likeMatcher } from './filter-values.js';
+import type { ParsedQuery, SortKey } from './parse-query.js';
+
+export interface EngineOptions {
+  /** Refuse unknown filter/sort/include/fields keys with 400 (default) or ignore them. */
+  strictParams: boolean;
+}
+
+const names = (keys: Iterable<string>) => [...keys].sort().join(', ') || '(none)';
+
+/** Checks every key of the query against the resource's catalogue entry. */
+export function validateQuery(spec: ResourceSpec, query: ParsedQuery, options: EngineOptions, extraFields: ReadonlySet<string> = new Set()): ParsedQuery {
+  const where = `/${spec.path}`;
+  const fieldCaps = (field: string): FieldCaps | undefined =>
+    spec.fields[field] ?? (extraFields.has(field) ? { filter: 'like', sort: true, select: true } : undefined);
+  const refuse = (message: string) => {
+    if (options.strictParams) throw badRequest(message);
+  };
+  const filterable = [
+    ...Object.entries(spec.fields).filter(([, c]) => c.filter !== 'none').map(([f]) => f),
+    ...Object.keys(spec.helpers),
+    ...(spec.updatedSince ? ['updated_since'] : []),
+  ];
+  for (const name of [...query.filters.keys()]) {
+    const known = name in spec.helpers || (name === 'updated_since' && spec.updatedSince) || (fieldCaps(name)?.filter ?? 'none') !== 'none';
+    if (!known) {
+      refuse(`Unknown filter '${name}' on ${where}. Filters accepted here: ${names(filterable)}.`);
+      query.filters.delete(name);
+    }
+  }
+  query.sort = query.sort.filter((key) => {
+    if (fieldCaps(key.field)?.sort) return true;
+    const sortable = Object.entries(spec.fields).filter(([, c]) => c.sort).map(([f]) => f);
+    refuse(`Cannot sort ${where} by '${key.field}'. Sortable fields: ${names(sortable)}.`);
+    return false;
+  });
+  for (const [key, fields] of [...query.fields]) {
+    if (key !== spec.fieldsKey) {
+      refuse(`Unknown fieldset 'fields[${key}]' on ${where}: use fields[${spec.fieldsKey}] (included objects always have their slim shape).`);
+      query.fields.delete(key);
+      continue;
+    }
+    const bad = fields.filter((f) => !fieldCaps(f)?.select);
+    if (bad.length > 0) {
+      const selectable = Object.entries(spec.fields).filter(([, c]) => c.select).map(([f]) => f);
+      refuse(`fields[${key}] names ${bad.map((b) => `'${b}'`).join(', ')}, not selectable on ${where}. Selectable: ${names(selectable)}.`);
+      query.fields.set(key, fields.filter((f) => !bad.includes(f)));
+    }
+  }
+  query.include = query.include.filter((name) => {
+    if (name in spec.includes) return true;
+    refuse(`Unknown include '${name}' on ${where}. Includes accepted here: ${names(Object.keys(spec.includes))}.`);
+    return false;
+  });
+  if (query.search !== undefined && spec.search === false) {
+    refuse(`search is not supported on ${where}; use a like filter such as filter[name].`);
+    query.search = undefined;
+  }
+  return query;
+}
+
+type Row = Record<string, unknown>;
+
+/** A predicate for one field filter, by the field's filter kind (§7.1, §20). */
+export function fieldPredicate(field: string, caps: FieldCaps, value: string): (record: Row) => boolean {
+  switch (caps.filter) {
+    case 'exact': {
+      const wanted = new Set(value.split(',').map((v) => v.trim()).filter((v) => v !== ''));
+      return (r) => {
+        const v = r[field];
+        return v !== null && v !== undefined && wanted.has(String(v));
+      };
+    }
+    case 'bool': {
+      const wanted = fromFlag(field, value);
+      return (r) => r[field] === wanted;
+    }
+    case 'like':
+    case 'any': {
+      const match = likeMatcher(value);
+      return (r) => match(r[field]);
+    }
+    case 'none':
+      return () => true;
+  }
+}
+
+/** Every filter of the query as one predicate over entities. */
+export function toPredicate<E extends AnyEntity>(spec: ResourceSpec, binding: Binding<E>, query: ParsedQuery, ctx: Ctx): (e: E) => boolean {
+  const tests: ((e: E) => boolean)[] = [];
+  for (const [name, value] of query.filters) {
+    const helper = binding.helpers[name];
+    if (helper) {
+      const test = helper(value, ctx, name);
+      if (test) tests.push(test);
+    } else if (name === 'updated_since') {
+      const since = fromDateTime(name, value);
+      // Strictly after the given moment (§20); timestamps are shallow (§7.3).
+      tests.push((e) => {
+        const at = e.record.updated_at;
+        return typeof at === 'string' && Date.parse(at) > since;
+      });
+    } else {
+      const caps = spec.fields[name];
+      if (caps) {
+        const test = fieldPredicate(name, caps, value);
+        tests.push((e) => test(e.record as Row));
+      }
+    }
+  }
+  if (binding.access) {
+    const access = binding.access;
+    tests.push((e) => access(e, ctx) === 'ok');
+  }
+  return (e) => tests.every((t) => t(e));
+}
+
+const tokens = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t !== '');
+
+/**
+ * Relevance of an entity to a search (§7.7: "orders results by relevance"). Every query token must
+ * match some indexed field; exact and prefix matches of whole names count most.
+ */
+export function searchScore(query: string, values: readonly unknown[]): number {
+  const q = query.trim().toLowerCase();
+  const queryTokens = tokens(q);
+  if (queryTokens.length === 0) return 0;
+  let score = 0;
+  const fieldTokens: string[] = [];
+  values.forEach((value, position) => {
+    if (value === null || value === undefined) return;
+    const text = String(value).toLowerCase();
+    // Earlier fields (the name) weigh more than later ones (a description).
+    const weight = position === 0 ? 2 : 1;
+    if (text === q) score += 100 * weight;
+    else if (text.startsWith(q)) score += 40 * weight;
+    else if (text.includes(q)) score += 15 * weight;
+    fieldTokens.push(...tokens(text));
+  });
+  for (const qt of queryTokens) {
+    let best = 0;
+    for (const ft of fieldTokens) {
+      if (ft === qt) best = Math.max(best, 10);
+      else if (ft.startsWith(qt)) best = Math.max(best, 5);
+      else if (ft.includes(qt)) best = Math.max(best, 2);
+    }
+    if (best === 0) return 0;
+    score += best;
+  }
+  return score;
+}
+
+const sortValue = (v: unknown): string | number | null => {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'number') return v;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'object') {
+    const name = (v as Row)['name'];
+    return typeof name === 'string' ? name.toLowerCase() : JSON.stringify(v);
+  }
+  return String(v).toLowerCase();
+};
+
+/**
+ * Compares records by several keys; nulls sort first in ascending order (the database's rule) and
+ * ties keep id order. Text compares case-insensitively, like the service's collation.
+ */
+export function toComparator(sort: readonly SortKey[], read: (row: Row, field: string) => unknown = (r, f) => r[f]): (a: Row, b: Row) => number {
+  return (a, b) => {
+    for (const key of sort) {
+      const x = sortValue(read(a, key.field));
+      const y = sortValue(read(b, key.field));
+      let c = 0;
+      if (x === null || y === null) c = x === y ? 0 : x === null ? -1 : 1;
+      else if (typeof x === 'number' && typeof y === 'number') c = x - y;
+      else c = String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
+      if (c !== 0) return key.desc ? -c : c;
+    }
+    return 0;
+  };
+}
+
+/** Lists the entities matching the query, ordered (search relevance, then sort keys, then id). */
+export function selectEntities<E extends AnyEntity>(spec: ResourceSpec, binding: Binding<E>, query: ParsedQuery, ctx: Ctx): E[] {
+  const test = toPredicate(spec, binding, query, ctx);
+  let rows = binding.rows(ctx).filter(test);
+  if (query.search !== undefined && spec.search !== false) {
+    const fields = spec.search;
+    const scored = rows
+      .map((e) => ({ e, score: searchScore(query.search ?? '', fields.map((f) => (e.record as Row)[f])) }))
+      .filter((s) => s.score > 0);
+    if (query.sort.length === 0) scored.sort((a, b) => b.score - a.score || a.e.record.id - b.e.record.id);
+    rows = scored.map((s) => s.e);
+  }
+  if (query.sort.length > 0) {
+    const compare = toComparator(query.sort);
+    rows = rows
+      .map((e, i) => ({ e, i }))
+      .sort((a, b) => compare(a.e.record as Row, b.e.record as Row) || a.i - b.i)
+      .map((x) => x.e);
+  }
+  return rows;
+}
+
+/**
+ * The record as served: the requested fields only (record order), with included objects placed
+ * before the trailing timestamps, as the service's resources do (see the fixtures).
+ */
+export function toServed<E extends AnyEntity>(spec: ResourceSpec, binding: Binding<E>, entity: E, query: ParsedQuery, ctx: Ctx): Row {
+  const record = entity.record as Row;
+  const wanted = query.fields.get(spec.fieldsKey);
+  const keep = wanted ? new Set(wanted) : undefined;
+  const out: Row = {};
+  const includes = () => {
+    for (const name of query.include) {
+      const aliasOf = spec.includes[name]?.aliasOf;
+      // `category.sector` extends `category`; plain aliases emit under the canonical key.
+      const key = aliasOf ?? name;
+      const resolve = binding.includes[name] ?? (aliasOf ? binding.includes[aliasOf] : undefined);
+      if (resolve) out[key] = resolve(entity, ctx);
+    }
+  };
+  let included = false;
+  for (const key of Object.keys(record)) {
+    if (!included && (key === 'created_at' || key === 'updated_at')) {
+      includes();
+      included = true;
+    }
+    // Fields not selectable (`brandscape_data_columns`) are refused in fields[...] by validateQuery,
+    // so they only appear in full records (§11.4).
+    if (keep && !keep.has(key)) continue;
+    out[key] = record[key];
+  }
+  if (!included) includes();
+  return out;
+}
+
+/** Parses an id path segment; anything else is a 404 like the service's router. */
+export function fromIdSegment(segment: string, what: string): number {
+  if (!/^\d+$/.test(segment)) throw notFound(`No ${what} with id '${segment}'.`);
+  return Number(segment);
+}
+
