@@ -67,13 +67,17 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   429: 'Too Many Requests',
 };
 
+const OPEN_DATA = Buffer.from('{"data":');
+const CLOSE = Buffer.from('}');
+
 const errorJson = (version: ApiVersion, message: string) =>
   // v1 used `error`, v2 `message` (§8).
   JSON.stringify({ data: version === 'v1' ? { error: message } : { message } });
 
 interface Answer {
   status: number;
-  body: string;
+  /** JSON text, or JSON bytes for answers written straight into bytes (brandscape pages). */
+  body: string | Uint8Array;
   headers: Record<string, string>;
   fault?: FaultRule;
 }
@@ -91,7 +95,7 @@ function route(segments: string[]): { resource: ResourceName | 'archetypes'; id?
   return second === undefined || second === '' ? { resource } : { resource, id: second };
 }
 
-function apiAnswer(state: HandlerState, version: ApiVersion, segments: string[], url: URL, user: string): { status: number; body: string } {
+function apiAnswer(state: HandlerState, version: ApiVersion, segments: string[], url: URL, user: string): { status: number; body: string | Uint8Array } {
   const r = route(segments);
   const ctx: Ctx = { ds: state.ds, idx: state.idx, user };
   const fieldsKey = r.resource === 'archetypes' ? '' : RESOURCES[r.resource].fieldsKey;
@@ -112,11 +116,12 @@ function apiAnswer(state: HandlerState, version: ApiVersion, segments: string[],
 
   if (r.resource === 'brandscape-data') {
     if (r.id !== undefined) {
-      return { status: 200, body: `{"data":${getBrandscapeRow(fromIdSegment(r.id, 'brandscape data row'), query, ctx, state.strictParams)}}` };
+      const row = getBrandscapeRow(fromIdSegment(r.id, 'brandscape data row'), query, ctx, state.strictParams);
+      return { status: 200, body: Buffer.concat([OPEN_DATA, row, CLOSE]) };
     }
     const page = listBrandscape(query, ctx, pageReq, state.strictParams);
     const { data: _data, ...rest } = toEnvelope(null, page.count, page.total, pageReq, envelopeOptions);
-    return { status: 200, body: `{"data":${page.dataJson},${JSON.stringify(rest).slice(1)}` };
+    return { status: 200, body: Buffer.concat([OPEN_DATA, page.data, Buffer.from(`,${JSON.stringify(rest).slice(1)}`)]) };
   }
   if (r.resource === 'stock-prices') {
     if (r.id !== undefined) {
@@ -196,7 +201,13 @@ async function adminAnswer(state: HandlerState, req: IncomingMessage, path: stri
     const body = (await readJson(req)) as Record<string, unknown>;
     const kind = body['kind'] ?? 'study';
     if (kind !== 'study' && kind !== 'brands') throw badRequest("publish takes {\"kind\": \"study\"} or {\"kind\": \"brands\", \"count\": 3}.");
-    return json(200, await hooks.publish(body as unknown as PublishRequest));
+    try {
+      return json(200, await hooks.publish(body as unknown as PublishRequest));
+    } catch (error) {
+      // Nothing left to release, or an unknown id: the request conflicts with the data's state.
+      if (error instanceof RangeError) throw new ApiError(409, error.message);
+      throw error;
+    }
   }
   if (req.method === 'POST' && sub === '/faults') {
     const body = await readJson(req);
@@ -338,7 +349,7 @@ async function send(state: HandlerState, req: IncomingMessage, res: ServerRespon
     req.socket.once('close', () => state.hanging.delete(req.socket));
     return;
   }
-  const body = Buffer.from(answer.body, 'utf8');
+  const body = typeof answer.body === 'string' ? Buffer.from(answer.body, 'utf8') : answer.body;
   res.writeHead(answer.status, {
     'Content-Type': 'application/json',
     'Content-Length': String(body.length),
