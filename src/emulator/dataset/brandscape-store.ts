@@ -29,7 +29,9 @@ import type { BrandModel, World } from './world.js';
 export const MIN_BASE = 50;
 /** Respondents rate about this many brands each: base ≈ respondents x 40 / brands. */
 const BRANDS_PER_RESPONDENT = 40;
-const CACHE_BUDGET_BYTES = 48 * 2 ** 20;
+/** Memory for computed values: audience blocks, and studies' shared latents (least recently used go first). */
+const CACHE_BUDGET_BYTES = 40 * 2 ** 20;
+const STUDY_LATENT_BUDGET_BYTES = 16 * 2 ** 20;
 
 const round1 = (v: number) => Math.round(v * 10) / 10;
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
@@ -263,6 +265,23 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     }
   };
 
+  // Studies whose shared latents are held, least recently used first.
+  const latentStudies = new Map<number, { st: StudyStatic; bytes: number }>();
+  let latentBytes = 0;
+  const rememberStudy = (st: StudyStatic, bytes: number) => {
+    const entry = latentStudies.get(st.study.id) ?? { st, bytes: 0 };
+    latentStudies.delete(st.study.id);
+    entry.bytes += bytes;
+    latentStudies.set(st.study.id, entry);
+    latentBytes += bytes;
+    for (const [id, old] of latentStudies) {
+      if (latentBytes <= STUDY_LATENT_BUDGET_BYTES || old.st === st) break;
+      old.st.latents.clear();
+      latentStudies.delete(id);
+      latentBytes -= old.bytes;
+    }
+  };
+
   /**
    * The audience-independent latent of a metric in a study: trait, trend, market deviation, reach
    * and yearly noise. Shared by every audience of the study (computed once, kept with the study).
@@ -288,6 +307,7 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
         0.12 * gauss4(noiseSeed, id, noiseKey, li);
     }
     st.latents.set(li, z);
+    rememberStudy(st, z.byteLength);
     return z;
   };
 
