@@ -78,7 +78,8 @@ export class HttpError extends BrandscapeError {
     serviceMessage: string | undefined,
     options: BrandscapeErrorOptions & { code?: string } = {},
   ) {
-    const said = serviceMessage ? `: ${serviceMessage}` : '';
+    // The service's messages usually end with a full stop; the sentence adds its own.
+    const said = serviceMessage ? `: ${serviceMessage.trim().replace(/\.+$/, '')}` : '';
     super(options.code ?? 'http', `${request.method} ${redactUrl(request.url)} answered ${status}${said}.`, options);
     this.status = status;
     this.method = request.method;

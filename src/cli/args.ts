@@ -7,11 +7,37 @@ import { UsageError } from '../errors.js';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
-export function fromArgv<O extends OptionSpec>(command: string, argv: readonly string[], options: O, allowPositionals = false) {
+/** The value an option spec gives: text or a flag, a list of them when `multiple`; absent when not given. */
+type OptionValue<S> = S extends { type: 'boolean' }
+  ? S extends { multiple: true }
+    ? boolean[]
+    : boolean
+  : S extends { multiple: true }
+    ? string[]
+    : string;
+
+/**
+ * Parsed arguments. Spelled out because `node:util` does not export its result type, which a
+ * declaration file must be able to name (TS4058). Options have no defaults in this CLI, so every
+ * value may be absent.
+ */
+export interface ParsedArgv<O extends OptionSpec> {
+  values: { [K in keyof O]?: OptionValue<O[K]> };
+  positionals: string[];
+}
+
+/**
+ * Parses a command's arguments strictly; an unknown or malformed option is a UsageError.
+ *
+ * @example
+ * const { values } = fromArgv('health', ['--json'], { json: { type: 'boolean' } }); // values.json === true
+ */
+export function fromArgv<O extends OptionSpec>(command: string, argv: readonly string[], options: O, allowPositionals = false): ParsedArgv<O> {
   try {
-    return parseArgs({ args: [...argv], options, allowPositionals, strict: true });
+    const parsed = parseArgs({ args: [...argv], options, allowPositionals, strict: true });
+    return { values: parsed.values as ParsedArgv<O>['values'], positionals: parsed.positionals };
   } catch (error) {
-    const message = error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '') : String(error);
+    const message = error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '').replace(/\.+$/, '') : String(error);
     throw new UsageError(`${message}.`, { hint: `Run 'brandscape ${command} --help' for the options.` });
   }
 }

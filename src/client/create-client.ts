@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { archetypeEntry, type ArchetypeEntry } from '../schemas/archetypes.js';
-import { brandscapeIncludeShape, brandscapeRowLoose, brandscapeRowSchema } from '../schemas/brandscape.js';
+import { brandscapeIncludeShape, brandscapeRowLoose, brandscapeRowSchema, hasRowWidth } from '../schemas/brandscape.js';
 import type { BrandMetric } from '../schemas/metrics.js';
 import { createDiskCache } from '../loader/cache.js';
 import { iteratePages } from '../loader/iterate-pages.js';
@@ -24,7 +24,7 @@ import {
 import { checkHealth, type HealthResult } from './health.js';
 import { fromMetricCatalogue, type MetricColumnIndex, type MetricGroupWithMetrics } from './metric-columns.js';
 import type { BrandscapeItem, BrandscapeParams, Item, ItemParams, ListParams, ListResource } from './params.js';
-import { fromItemBody, fromListBody, onlyUnknownKeys, pageSchemaOf, toShapeError, type ParsedPage } from './parse.js';
+import { fromItemBody, fromListBody, pageSchemaOf, toShapeError, type ParsedPage } from './parse.js';
 import { toSearchParams, type QueryInput } from './query.js';
 import { createRateGovernor } from './rate-governor.js';
 import type { RetryOptions } from './retry-policy.js';
@@ -63,17 +63,20 @@ export type Page<T> = ParsedPage<T>;
 /** Options of full loads: concurrency, bounds, progress, cancellation. */
 export type FetchAllOptions = Omit<LoadOptions, 'version'>;
 
+/** Parameters of a call made without any: the plain record, no includes (the default of `P`). */
+type NoParams = Record<never, never>;
+
 export interface ResourceFetcher<R extends ListResource | 'study-brands'> {
   /** One page (default 25 records, the service's default). */
-  page<const P extends ListParams<R>>(params?: P, options?: { signal?: AbortSignal }): Promise<Page<Item<R, P>>>;
+  page<const P extends ListParams<R> = NoParams>(params?: P, options?: { signal?: AbortSignal }): Promise<Page<Item<R, P>>>;
   /** Every page in order, fetched concurrently (bounded memory). */
-  pages<const P extends ListParams<R>>(params?: P, options?: FetchAllOptions): AsyncIterable<Page<Item<R, P>>>;
+  pages<const P extends ListParams<R> = NoParams>(params?: P, options?: FetchAllOptions): AsyncIterable<Page<Item<R, P>>>;
   /** Every record; throws rather than return fewer than `meta.total`. */
-  all<const P extends ListParams<R>>(params?: P, options?: FetchAllOptions): Promise<Item<R, P>[]>;
+  all<const P extends ListParams<R> = NoParams>(params?: P, options?: FetchAllOptions): Promise<Item<R, P>[]>;
   /** Every record with load statistics (and `complete: false` when bounded by maxRecords/maxPages). */
-  load<const P extends ListParams<R>>(params?: P, options?: FetchAllOptions): Promise<LoadResult<Item<R, P>>>;
+  load<const P extends ListParams<R> = NoParams>(params?: P, options?: FetchAllOptions): Promise<LoadResult<Item<R, P>>>;
   /** One record by id. */
-  get<const P extends ItemParams<R>>(id: number, params?: P, options?: { signal?: AbortSignal }): Promise<Item<R, P>>;
+  get<const P extends ItemParams<R> = NoParams>(id: number, params?: P, options?: { signal?: AbortSignal }): Promise<Item<R, P>>;
 }
 
 export interface BrandscapeFetcher {
@@ -81,7 +84,7 @@ export interface BrandscapeFetcher {
   pages<const P extends BrandscapeParams>(params: P, options?: FetchAllOptions): AsyncIterable<Page<BrandscapeItem<P>>>;
   all<const P extends BrandscapeParams>(params: P, options?: FetchAllOptions): Promise<BrandscapeItem<P>[]>;
   load<const P extends BrandscapeParams>(params: P, options?: FetchAllOptions): Promise<LoadResult<BrandscapeItem<P>>>;
-  get<const P extends Omit<BrandscapeParams, 'filter'>>(id: number, params?: P, options?: { signal?: AbortSignal }): Promise<BrandscapeItem<P>>;
+  get<const P extends Omit<BrandscapeParams, 'filter'> = NoParams>(id: number, params?: P, options?: { signal?: AbortSignal }): Promise<BrandscapeItem<P>>;
 }
 
 /** Archetypes: cultural (against the whole study) or competitive (against exactly one set). */
@@ -172,11 +175,17 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     options.sleep ??
     ((ms: number, signal?: AbortSignal) =>
       new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, ms);
-        signal?.addEventListener('abort', () => {
+        if (signal?.aborted) return reject(signal.reason);
+        const onAbort = () => {
           clearTimeout(timer);
-          reject(signal.reason);
-        }, { once: true });
+          reject(signal?.reason);
+        };
+        // The listener goes when the timer fires: a long load sleeps many times on one signal.
+        const timer = setTimeout(() => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        }, ms);
+        signal?.addEventListener('abort', onAbort, { once: true });
       }));
   const governor = createRateGovernor({ now, sleep, ...(options.rateWindowMs === undefined ? {} : { windowMs: options.rateWindowMs }) });
   const transport: Transport = createTransport({
@@ -255,8 +264,8 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
       checkSearch(params);
       const input = queryOf(params);
       const schema = cachedSchema(resource, params?.fields, params?.include);
-      return async (page, perPage, signal) => {
-        const res = await transport.get(path, serialize({ ...input, page, perPage }), { signal, scope: spec.scope });
+      return async (page, perPage, signal, context) => {
+        const res = await transport.get(path, serialize({ ...input, page, perPage }), { signal, scope: spec.scope, onEvent: context?.onEvent, refresh: context?.refresh });
         return fromListBody(schema, res.body, endpointOf(path));
       };
     };
@@ -334,11 +343,11 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
    */
   async function brandscapeSchemas(params: Omit<BrandscapeParams, 'filter'>, signal?: AbortSignal) {
     const includes = (params.include ?? []).map((i) => (i === 'audiences' ? 'audience' : i)) as (keyof typeof brandscapeIncludeShape)[];
-    let strict: z.ZodType | undefined;
+    let strict: z.ZodObject | undefined;
     try {
       const { columns } = await metricCatalogue(signal ? { signal } : undefined);
       const metricColumns = columns.columnsFor(params.metricKeys, params.metricGroupKeys);
-      strict = brandscapeRowSchema({ metricColumns, includes, ...(params.fields ? { fields: params.fields } : {}) });
+      strict = brandscapeRowSchema({ metricColumns, includes, ...(params.fields ? { fields: params.fields } : {}), unknownColumns: 'strip' });
     } catch (error) {
       if (error instanceof UsageError) throw error;
       strict = undefined;
@@ -360,15 +369,26 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
   const brandscapePath = brandscapeSpec.path;
   const brandscapeEndpoint = endpointOf(brandscapePath);
 
-  function parseBrandscapePage(schemas: { strict: z.ZodType | undefined; loose: z.ZodType }, body: unknown) {
+  /** Listed fields of a row schema, cached per schema: the width every row must have. */
+  const widths = new WeakMap<z.ZodObject, number>();
+  const widthOf = (schema: z.ZodObject) => {
+    let width = widths.get(schema);
+    if (width === undefined) widths.set(schema, (width = Object.keys(schema.shape).length));
+    return width;
+  };
+
+  function parseBrandscapePage(schemas: { strict: z.ZodObject | undefined; loose: z.ZodType }, body: unknown) {
     if (schemas.strict) {
       const result = pageSchemaOf(schemas.strict).safeParse(body);
-      if (result.success) {
+      // The listed schema strips what it does not list (its strict mode is quadratic in the row
+      // width); rows as wide as the list have nothing else.
+      if (result.success && typeof body === 'object' && body !== null && hasRowWidth((body as { data?: unknown }).data, widthOf(schemas.strict))) {
         const { data, meta } = result.data;
         return { records: data, total: meta.total, lastPage: meta.last_page, perPage: meta.per_page, currentPage: meta.current_page };
       }
-      // Columns the catalogue does not know (a metric added since): keep them, through the catch-all.
-      if (!onlyUnknownKeys(result.error)) throw toShapeError(brandscapeEndpoint, result.error);
+      // The fast schema lists every column the catalogue knows. A column it does not know (a
+      // metric added since) or a column left out goes through the catch-all, which keeps the first
+      // and accepts the second; anything else wrong fails there too, with its JSON path.
     }
     return fromListBody(schemas.loose, body, brandscapeEndpoint);
   }
@@ -377,8 +397,13 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     checkQualifying(params.filter);
     const schemas = await brandscapeSchemas(params, signal);
     const input = brandscapeQuery(params);
-    return async (page, perPage, pageSignal) => {
-      const res = await transport.get(brandscapePath, brandscapeSerialize({ ...input, page, perPage }), { signal: pageSignal, scope: brandscapeSpec.scope });
+    return async (page, perPage, pageSignal, context) => {
+      const res = await transport.get(brandscapePath, brandscapeSerialize({ ...input, page, perPage }), {
+        signal: pageSignal,
+        scope: brandscapeSpec.scope,
+        onEvent: context?.onEvent,
+        refresh: context?.refresh,
+      });
       return parseBrandscapePage(schemas, res.body);
     };
   };
@@ -419,9 +444,11 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
         scope: brandscapeSpec.scope,
       });
       if (schemas.strict) {
-        const result = z.object({ data: schemas.strict }).safeParse(res.body);
-        if (result.success) return (result.data as { data: unknown }).data;
-        if (!onlyUnknownKeys(result.error)) throw toShapeError(endpointOf(itemPath), result.error);
+        const strict = schemas.strict;
+        const result = z.object({ data: strict }).safeParse(res.body);
+        const raw = typeof res.body === 'object' && res.body !== null ? (res.body as { data?: unknown }).data : undefined;
+        if (result.success && hasRowWidth([raw], widthOf(strict))) return (result.data as { data: unknown }).data;
+        // As for pages: the catch-all below decides (and names the path if the row is wrong).
       }
       return fromItemBody(schemas.loose, res.body, endpointOf(itemPath));
     },

@@ -70,7 +70,12 @@ export async function brandscapeRowsAreTyped() {
   if (row) {
     const local: string | null = row.brand_name;
     const global: string | null | undefined = row.brand?.name;
-    const rank: number | null = row.differentiation_rank;
+    // A metric column the query did not select is absent: with noUncheckedIndexedAccess the
+    // column type says so (`undefined`), next to `null` for "no value for this brand".
+    const rank: number | null | undefined = row.differentiation_rank;
+    // @ts-expect-error metric columns are numbers, not text
+    const text: string | null | undefined = row.esteem_rank;
+    void text;
     void local;
     void global;
     void rank;

@@ -3,9 +3,10 @@
  * CSV on stdout or in a file.
  */
 import { RESOURCES, type IncludeSpec, type ResourceName } from '../../client/endpoints.js';
-import type { ListResource } from '../../client/params.js';
+import type { BrandscapeParams, ListParams, ListResource } from '../../client/params.js';
 import type { FetchAllOptions } from '../../client/create-client.js';
-import { UsageError } from '../../errors.js';
+import { LoadError, UsageError } from '../../errors.js';
+import type { LoadProgress } from '../../loader/types.js';
 import { fromArgv, toNumber } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
 import { createRecordSink, toOutputFormat } from '../output.js';
@@ -126,16 +127,16 @@ export async function runFetch(argv: readonly string[], io: CliIo): Promise<numb
   const concurrency = toNumber('concurrency', values.concurrency, { min: 1, integer: true });
 
   const service = await openService(io, concurrency === undefined ? {} : { concurrency });
-  const sink = createRecordSink(format, values.out ? { file: values.out } : { stdout: io.stdout });
   const bar = createProgressBar(io, path);
   const started = Date.now();
   let records = 0;
   let pages = 0;
   let total = 0;
+  let droppedColumns: ReadonlySet<string> = new Set();
   try {
     const loadOptions: FetchAllOptions = {
       signal: io.signal,
-      onProgress: (p) => bar.update(p),
+      onProgress: (p: LoadProgress) => bar.update(p),
       ...(maxPages === undefined ? {} : { maxPages }),
     };
     const common = {
@@ -145,29 +146,48 @@ export async function runFetch(argv: readonly string[], io: CliIo): Promise<numb
       ...(values.sort ? { sort: list(values.sort) } : {}),
       ...(perPage === undefined ? {} : { perPage }),
     };
-    const iterator = isBrandscape
-      ? service.client.brandscape.pages(
-          {
-            ...common,
-            ...(values['metric-keys'] ? { metricKeys: list(values['metric-keys']) } : {}),
-            ...(values['metric-group-keys'] ? { metricGroupKeys: list(values['metric-group-keys']) } : {}),
-          } as Parameters<typeof service.client.brandscape.pages>[0],
-          loadOptions,
-        )
-      : (studyId === undefined ? service.client.resource(resource as ListResource) : service.client.studies.brands(studyId)).pages(
-          { ...common, ...(values.search === undefined ? {} : { search: values.search }) } as never,
-          loadOptions,
-        );
-    for await (const page of iterator) {
-      await sink.write(page.records as Record<string, unknown>[]);
-      records += page.records.length;
-      pages += 1;
-      total = page.total;
+    // Parameters come from the command line as text: the catalogue checks above stand in for the
+    // compile-time checks of typed callers, and the service validates the rest.
+    const openPages = (): AsyncIterable<{ records: readonly unknown[]; total: number }> => {
+      if (isBrandscape) {
+        const params = {
+          ...common,
+          ...(values['metric-keys'] ? { metricKeys: list(values['metric-keys']) } : {}),
+          ...(values['metric-group-keys'] ? { metricGroupKeys: list(values['metric-group-keys']) } : {}),
+        } as BrandscapeParams;
+        return service.client.brandscape.pages(params, loadOptions);
+      }
+      const params = { ...common, ...(values.search === undefined ? {} : { search: values.search }) };
+      if (studyId !== undefined) return service.client.studies.brands(studyId).pages(params as unknown as ListParams<'study-brands'>, loadOptions);
+      return service.client.resource(resource as ListResource).pages(params as unknown as ListParams<ListResource>, loadOptions);
+    };
+    // A file can be started afresh when the data changes during the load (the loader's rule: one
+    // reload); what went to stdout cannot be taken back, so there the change is an error.
+    for (let attempt = 1; ; attempt += 1) {
+      const sink = createRecordSink(format, values.out ? { file: values.out } : { stdout: io.stdout });
+      records = 0;
+      pages = 0;
+      try {
+        for await (const page of openPages()) {
+          await sink.write(page.records as Record<string, unknown>[]);
+          records += page.records.length;
+          pages += 1;
+          total = page.total;
+        }
+        await sink.close();
+        droppedColumns = sink.droppedColumns;
+        break;
+      } catch (error) {
+        await sink.abort();
+        if (attempt === 1 && values.out && error instanceof LoadError && error.code === 'data_changed') {
+          io.stderr.write(`brandscape fetch: ${error.message} Loading again.\n`);
+          continue;
+        }
+        throw error;
+      }
     }
-    await sink.close();
   } catch (error) {
     bar.done();
-    await sink.abort();
     throw error;
   } finally {
     await service.close();
@@ -176,6 +196,6 @@ export async function runFetch(argv: readonly string[], io: CliIo): Promise<numb
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const partial = records < total ? ` (stopped at --max-pages: ${records} of ${total}; the output is incomplete)` : '';
   io.stderr.write(`Fetched ${records.toLocaleString('en')} ${path} records in ${pages} pages (${seconds} s)${values.out ? ` into ${values.out}` : ''}${partial}.\n`);
-  if (sink.droppedColumns.size > 0) io.stderr.write(`Note: columns that appeared after the first page were left out of the CSV: ${[...sink.droppedColumns].join(', ')}.\n`);
+  if (droppedColumns.size > 0) io.stderr.write(`Note: columns that appeared after the first page were left out of the CSV: ${[...droppedColumns].join(', ')}.\n`);
   return EXIT.ok;
 }

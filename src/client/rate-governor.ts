@@ -1,0 +1,202 @@
+/**
+ * The rate governor: one per client, shared by every request it sends (single pages, full loads,
+ * concurrent loads), so that together they stay under the service's rate limit (REFERENCE §10).
+ *
+ * The service allows `X-RateLimit-Limit` requests per user per window (500 per 60 s) and says
+ * how many are left (`X-RateLimit-Remaining`); `X-RateLimit-Reset` comes only with a 429. The
+ * window starts at the first counted request, at a moment the client cannot observe exactly.
+ *
+ * The rule used here needs neither the window's start nor the reset header: a request may be
+ * sent only while fewer than `limit` of our requests were answered within the last window length
+ * or are still in flight. Proof that no service window ever counts more than `limit` of them: a
+ * request is counted at some instant between its send and its answer, so every request counted
+ * in a window [a, a + W) was in flight or answered at or after `a`; when each of them was sent,
+ * the rule saw the others that were in flight or answered within W before, which includes all of
+ * them. Long loads thus run at `limit` per (window + one round trip): 99% of the allowed rate
+ * for the service's 60 s window, with no 429 once the limit is known.
+ *
+ * `X-RateLimit-Remaining` below what our own requests explain reveals other traffic of the same
+ * user (another process, another token); that share is held back for a window. A 429 stops every
+ * request until the time the service named.
+ */
+
+export interface RateGovernorOptions {
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Length of the service's rate-limit window in ms (default 60,000, as documented in §10). */
+  windowMs?: number;
+}
+
+/** What the governor reads from an answer. */
+export interface RateHeaders {
+  limit: number | undefined;
+  remaining: number | undefined;
+  /** A 429's wait, in ms, when the service said (Retry-After, else X-RateLimit-Reset). */
+  retryAfterMs?: number | undefined;
+  /** True for a 429. */
+  limited?: boolean;
+}
+
+/** One slot of the budget, held by a request from its send until its answer. */
+export interface RateTicket {
+  /** Time spent waiting for the slot, in ms (0 when it was free). */
+  readonly waitedMs: number;
+  /** Releases the slot with what the answer said; a failed request calls it with nothing. */
+  complete(headers?: RateHeaders): void;
+}
+
+export interface RateGovernor {
+  /** Waits until a request may be sent, then holds a slot for it until `complete()`. */
+  acquire(signal?: AbortSignal): Promise<RateTicket>;
+  /** The governor's view, for logs and tests. */
+  state(): { limit: number | undefined; inFlight: number; recent: number; blockedUntil: number; external: number };
+}
+
+/**
+ * Reads the rate-limit headers of an answer.
+ *
+ * @example
+ * fromRateHeaders(new Headers({ 'X-RateLimit-Limit': '500', 'X-RateLimit-Remaining': '499' }))
+ * // { limit: 500, remaining: 499 }
+ */
+export function fromRateHeaders(headers: Headers): { limit: number | undefined; remaining: number | undefined } {
+  const int = (name: string) => {
+    const text = headers.get(name);
+    if (text === null || !/^\s*\d+\s*$/.test(text)) return undefined;
+    return Number(text);
+  };
+  return { limit: int('x-ratelimit-limit'), remaining: int('x-ratelimit-remaining') };
+}
+
+/**
+ * Creates the governor of one client.
+ *
+ * @example
+ * const governor = createRateGovernor({ now: Date.now, sleep, windowMs: 60_000 });
+ * const ticket = await governor.acquire(signal);
+ * const res = await fetch(url);
+ * ticket.complete({ ...fromRateHeaders(res.headers), limited: res.status === 429 });
+ */
+export function createRateGovernor(options: RateGovernorOptions): RateGovernor {
+  const { now, sleep } = options;
+  const windowMs = options.windowMs ?? 60_000;
+  let limit: number | undefined;
+  let inFlight = 0;
+  /** Answer times of our requests within the last window, oldest first (the clock never goes back). */
+  const answered: number[] = [];
+  let head = 0;
+  /** Requests of the same user that are not ours, held back until `externalUntil`. */
+  let external = 0;
+  let externalUntil = 0;
+  /** No request before this time (a 429 named it). */
+  let blockedUntil = 0;
+  /** Waiters for a slot freed by an answer (when every slot is in flight). */
+  let onAnswer: (() => void)[] = [];
+  /** Acquisitions queue up in order: a request never overtakes an earlier one. */
+  let queue: Promise<unknown> = Promise.resolve();
+  /** Counts the times any acquisition had to wait: a change during an acquisition means it waited too. */
+  let waits = 0;
+
+  const prune = (t: number) => {
+    while (head < answered.length && (answered[head] ?? 0) <= t - windowMs) head += 1;
+    if (head > 1024 && head * 2 > answered.length) {
+      answered.splice(0, head);
+      head = 0;
+    }
+    if (t >= externalUntil) external = 0;
+  };
+  const recent = () => answered.length - head;
+
+  const waitForAnswer = (signal?: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      const done = () => {
+        signal?.removeEventListener('abort', abort);
+        resolve();
+      };
+      const abort = () => {
+        onAnswer = onAnswer.filter((w) => w !== done);
+        reject(signal?.reason);
+      };
+      if (signal?.aborted) return reject(signal.reason);
+      signal?.addEventListener('abort', abort, { once: true });
+      onAnswer.push(done);
+    });
+
+  async function waitForSlot(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      const t = now();
+      prune(t);
+      if (blockedUntil > t) {
+        waits += 1;
+        await sleep(blockedUntil - t, signal);
+        continue;
+      }
+      // Until the first answer says what the limit is, nothing is held back.
+      if (limit === undefined || inFlight + recent() + external < limit) {
+        // Taken here, synchronously with the check, so the next waiter sees it.
+        inFlight += 1;
+        return;
+      }
+      waits += 1;
+      if (recent() > 0) {
+        // The oldest answer leaves the window at answered[head] + windowMs.
+        const expiry = (answered[head] ?? t) + windowMs;
+        const wake = external > 0 ? Math.min(expiry, externalUntil) : expiry;
+        await sleep(Math.max(1, wake - t), signal);
+      } else if (external > 0 && inFlight < limit) {
+        await sleep(Math.max(1, externalUntil - t), signal);
+      } else {
+        await waitForAnswer(signal);
+      }
+    }
+  }
+
+  function complete(headers: RateHeaders | undefined) {
+    inFlight -= 1;
+    const t = now();
+    answered.push(t);
+    prune(t);
+    if (headers?.limit !== undefined && headers.limit > 0) limit = headers.limit;
+    if (headers?.limited) {
+      // The service refused: nothing more until the time it named (else a whole window).
+      blockedUntil = Math.max(blockedUntil, t + (headers.retryAfterMs ?? windowMs));
+    } else if (limit !== undefined && headers?.remaining !== undefined) {
+      // Requests the service counted beyond all of ours it could have counted: someone else's.
+      const others = limit - headers.remaining - (recent() + inFlight);
+      if (others > external || (others > 0 && t >= externalUntil)) {
+        external = others;
+        externalUntil = t + windowMs;
+      }
+    }
+    const waiters = onAnswer;
+    onAnswer = [];
+    for (const wake of waiters) wake();
+  }
+
+  return {
+    acquire(signal) {
+      const started = now();
+      const waitsBefore = waits;
+      const turn = queue.then(() => waitForSlot(signal));
+      // A cancelled waiter must not stall the ones behind it.
+      queue = turn.catch(() => undefined);
+      return turn.then(() => {
+        let released = false;
+        return {
+          // Only real holds count: the time to get through the queue is not a wait.
+          waitedMs: waits === waitsBefore ? 0 : Math.max(1, now() - started),
+          complete: (headers?: RateHeaders) => {
+            if (released) return;
+            released = true;
+            complete(headers);
+          },
+        };
+      });
+    },
+    state: () => {
+      prune(now());
+      return { limit, inFlight, recent: recent(), blockedUntil, external };
+    },
+  };
+}

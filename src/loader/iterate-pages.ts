@@ -1,0 +1,229 @@
+/**
+ * The page iterator, the loader's primitive (DESIGN.md rule 4): page 1 first, at the largest page
+ * size the API version allows, to learn `meta.total` and `meta.last_page`; then pages 2..N
+ * concurrently under p-limit, delivered strictly in order. Memory stays bounded: at most
+ * `concurrency + prefetch` pages are in flight or waiting for the consumer.
+ *
+ * Next requests are built from the caller's own parameters plus `page`; `links.next` and
+ * `meta.links` are never followed (the service drops query parameters from them, §6.5).
+ *
+ * Every page is checked: the same `meta.total` as page 1 (else the data changed while loading),
+ * the page number asked for, the record count the total implies, and ids not seen before. A page
+ * that still fails after the transport's retries stops the load with a LoadError naming the
+ * failed pages; nothing is silently dropped.
+ */
+import pLimit from 'p-limit';
+import { PAGE_LIMITS } from '../client/endpoints.js';
+import { BrandscapeError, CancelledError, LoadError, UsageError } from '../errors.js';
+import { createProgressTracker, type ProgressTracker } from './progress-tracker.js';
+import type { FetchPage, FetchPageContext, LoadOptions, ParsedPage } from './types.js';
+
+/** How a load is run: settings checked once. */
+interface Plan {
+  concurrency: number;
+  prefetch: number;
+  perPage: number;
+  maxPages: number;
+  maxRecords: number;
+}
+
+function positiveInt(name: string, value: number | undefined, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min) throw new UsageError(`${name} must be an integer >= ${min}, got ${String(value)}.`);
+  return value;
+}
+
+function toPlan(options: LoadOptions): Plan {
+  const limits = PAGE_LIMITS[options.version ?? 'v2'];
+  const concurrency = positiveInt('concurrency', options.concurrency, 8);
+  return {
+    concurrency,
+    prefetch: positiveInt('prefetch', options.prefetch, concurrency, 0),
+    // The service clamps a larger page size to its maximum (§20); asking for it directly keeps the
+    // page arithmetic of the loader and the service the same.
+    perPage: Math.min(positiveInt('perPage', options.perPage, limits.max), limits.max),
+    maxPages: positiveInt('maxPages', options.maxPages, Number.POSITIVE_INFINITY),
+    maxRecords: positiveInt('maxRecords', options.maxRecords, Number.POSITIVE_INFINITY, 0),
+  };
+}
+
+const idOf = (record: unknown): unknown => (typeof record === 'object' && record !== null ? (record as { id?: unknown }).id : undefined);
+
+const listPages = (pages: readonly number[]) => (pages.length === 1 ? `page ${pages[0]}` : `pages ${pages.join(', ')}`);
+
+type Settled<T> = { ok: true; page: ParsedPage<T> } | { ok: false; error: unknown } | { ok: 'skipped' };
+
+/**
+ * Every page of a query, in order, fetched concurrently.
+ *
+ * Throws a LoadError with code `data_changed` if the total changes during the iteration (pages
+ * already delivered are then stale: start again), `pages_failed` naming the pages that failed
+ * after retries, `inconsistent` if pages overlap or miss records; a CancelledError when `signal`
+ * aborts. Page 1's own failure is thrown as is (nothing was loaded yet). Breaking out of the loop
+ * cancels the requests still in flight.
+ *
+ * @example
+ * for await (const page of iteratePages(fetchPage, { concurrency: 8, version: 'v2' })) {
+ *   await sink.write(page.records);
+ * }
+ */
+export function iteratePages<T>(fetchPage: FetchPage<T>, options: LoadOptions = {}): AsyncGenerator<ParsedPage<T>, void, undefined> {
+  const plan = toPlan(options);
+  const tracker = createProgressTracker(options.onProgress, options.now);
+  return iteratePagesWith(fetchPage, options, plan, tracker, false);
+}
+
+/**
+ * The iterator with a tracker and cache mode chosen by the caller: what `loadAll` uses to carry
+ * counts across a reload. Not part of the public API.
+ *
+ * @example
+ * const tracker = createProgressTracker(options.onProgress);
+ * for await (const page of iteratePagesTracked(fetchPage, options, tracker, true)) collect(page);
+ */
+export function iteratePagesTracked<T>(fetchPage: FetchPage<T>, options: LoadOptions, tracker: ProgressTracker, refresh: boolean): AsyncGenerator<ParsedPage<T>, void, undefined> {
+  return iteratePagesWith(fetchPage, options, toPlan(options), tracker, refresh);
+}
+
+async function* iteratePagesWith<T>(
+  fetchPage: FetchPage<T>,
+  options: LoadOptions,
+  plan: Plan,
+  tracker: ProgressTracker,
+  refresh: boolean,
+): AsyncGenerator<ParsedPage<T>, void, undefined> {
+  const outer = options.signal;
+  if (outer?.aborted) throw new CancelledError('Loading the pages');
+  // Our own signal: aborted by the caller's, and by us when the load cannot succeed any more.
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort();
+  outer?.addEventListener('abort', onOuterAbort, { once: true });
+  const signal = controller.signal;
+  const context: FetchPageContext = { onEvent: (event) => tracker.onTransportEvent(event), refresh };
+  const cancelled = () => new CancelledError('Loading the pages');
+  const limiter = pLimit(plan.concurrency);
+  const pending = new Map<number, Promise<Settled<T>>>();
+
+  try {
+    let first: ParsedPage<T>;
+    try {
+      first = await fetchPage(1, plan.perPage, signal, context);
+    } catch (error) {
+      if (outer?.aborted) throw cancelled();
+      throw error;
+    }
+    tracker.pageDone(first.records.length);
+    const { total, lastPage } = first;
+    // The page size the service applied (it may clamp what was asked).
+    const perPage = first.perPage;
+    const expectedLast = Math.max(1, Math.ceil(total / perPage));
+    if (lastPage !== expectedLast || first.currentPage !== 1) {
+      throw new LoadError('inconsistent', `Page 1 does not add up: total ${total}, ${perPage} per page, but last page ${lastPage} and current page ${first.currentPage}.`);
+    }
+    const pagesWanted = Math.max(1, Math.min(lastPage, plan.maxPages, Math.ceil(plan.maxRecords / perPage)));
+    const recordsWanted = Math.min(total, plan.maxRecords, pagesWanted * perPage);
+    tracker.planned(pagesWanted, total);
+
+    const seen = new Set<unknown>();
+    let delivered = 0;
+    /** Checks a page and trims it to `maxRecords`; throws what is wrong with it. */
+    const accept = (page: ParsedPage<T>, number: number): ParsedPage<T> => {
+      const expected = number < lastPage ? perPage : total - (lastPage - 1) * perPage;
+      if (page.currentPage !== number) {
+        throw new LoadError('inconsistent', `Asked for page ${number}, the service answered page ${page.currentPage}.`, [number]);
+      }
+      if (page.records.length !== expected) {
+        throw new LoadError('inconsistent', `Page ${number} holds ${page.records.length} records; with ${total} in all and ${perPage} per page it should hold ${expected}.`, [number], {
+          hint: 'Records moved between pages while loading (the data changed) or the service miscounted; load again.',
+        });
+      }
+      for (const record of page.records) {
+        const id = idOf(record);
+        if (id === undefined) continue;
+        if (seen.has(id)) {
+          throw new LoadError('inconsistent', `Record id ${String(id)} appears twice (again on page ${number}): the pages overlap.`, [number], {
+            hint: 'The order is not stable (sort by a field with repeated values? add id as the last sort key) or the data changed while loading; load again.',
+          });
+        }
+        seen.add(id);
+      }
+      const room = recordsWanted - delivered;
+      const kept = page.records.length > room ? { ...page, records: page.records.slice(0, room) } : page;
+      delivered += kept.records.length;
+      return kept;
+    };
+
+    yield accept(first, 1);
+
+    /** Set when a page showed a different total: the load must stop and report it. */
+    let changed: { page: number; total: number } | undefined;
+    let stopping = false;
+    const fetchOne = async (number: number): Promise<Settled<T>> => {
+      if (stopping || signal.aborted) return { ok: 'skipped' };
+      try {
+        const page = await fetchPage(number, perPage, signal, context);
+        tracker.pageDone(page.records.length);
+        if (page.total !== total && changed === undefined) {
+          changed = { page: number, total: page.total };
+          stopping = true;
+          // No use fetching the rest: every page delivered is stale.
+          controller.abort();
+        }
+        return { ok: true, page };
+      } catch (error) {
+        // The load has failed: start no other page (those in flight finish, to be named).
+        stopping = true;
+        return { ok: false, error };
+      }
+    };
+    const dataChanged = (c: { page: number; total: number }) =>
+      new LoadError('data_changed', `The data changed while loading: page ${c.page} reports ${c.total} records in all, page 1 reported ${total}.`, [], {
+        hint: 'Load again; the service published new data during the load.',
+      });
+
+    let nextToSchedule = 2;
+    for (let number = 2; number <= pagesWanted; number += 1) {
+      while (!stopping && nextToSchedule <= pagesWanted && nextToSchedule < number + plan.concurrency + plan.prefetch) {
+        const n = nextToSchedule;
+        nextToSchedule += 1;
+        pending.set(n, limiter(fetchOne, n));
+      }
+      const settled = (await pending.get(number)) ?? { ok: 'skipped' };
+      pending.delete(number);
+      if (outer?.aborted) throw cancelled();
+      if (changed) throw dataChanged(changed);
+      if (settled.ok === true) {
+        yield accept(settled.page, number);
+        if (outer?.aborted) throw cancelled();
+        continue;
+      }
+      // A page failed after retries: start nothing new, let the requests in flight finish so the
+      // error can name every page that failed, then stop.
+      stopping = true;
+      const failures: { page: number; error: unknown }[] = [];
+      if (settled.ok === false) failures.push({ page: number, error: settled.error });
+      for (const [n, promise] of [...pending].sort((a, b) => a[0] - b[0])) {
+        const other = await promise;
+        if (other.ok === false) failures.push({ page: n, error: other.error });
+      }
+      pending.clear();
+      if (outer?.aborted) throw cancelled();
+      if (changed) throw dataChanged(changed);
+      const firstFailure = failures[0];
+      if (!firstFailure) throw new LoadError('pages_failed', `Page ${number} of ${pagesWanted} was not fetched.`, [number]);
+      const cause = firstFailure.error;
+      const pages = failures.map((f) => f.page);
+      const said = cause instanceof Error ? cause.message : String(cause);
+      throw new LoadError('pages_failed', `Loading stopped: ${listPages(pages)} of ${pagesWanted} failed after retries. First failure: ${said}`, pages, {
+        // The cause's message already carries its advice; add ours only when it has none.
+        ...(cause instanceof BrandscapeError && cause.hint ? {} : { hint: 'Run the load again; if it keeps failing, lower the concurrency.' }),
+        cause,
+      });
+    }
+  } finally {
+    // The consumer stopped early or something failed: cancel what is still in flight.
+    limiter.clearQueue();
+    controller.abort();
+    outer?.removeEventListener('abort', onOuterAbort);
+  }
+}

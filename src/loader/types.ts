@@ -1,0 +1,96 @@
+/**
+ * Contracts of the loader: how it asks for a page, what it is told, what it reports.
+ *
+ * The loader knows nothing about URLs or resources: it is handed a `FetchPage` function (the
+ * client builds one per query) and drives it page by page.
+ */
+import type { ApiVersion } from '../client/endpoints.js';
+import type { ParsedPage } from '../client/parse.js';
+import type { TransportEvent } from '../client/transport.js';
+
+export type { ParsedPage };
+
+/** What the loader passes along with each page request. */
+export interface FetchPageContext {
+  /**
+   * Events of this page's request (retries, rate-limit waits): how they reach this load's
+   * progress without mixing with other loads of the same client.
+   */
+  onEvent?: ((event: TransportEvent) => void) | undefined;
+  /** Bypass cached answers (set when a load starts again because the data changed). */
+  refresh?: boolean | undefined;
+}
+
+/**
+ * Fetches one page of a query: 1-based `page`, `perPage` records per page.
+ *
+ * @example
+ * const fetchPage: FetchPage<Brand> = (page, perPage, signal, context) =>
+ *   transport.get('brands', params(page, perPage), { signal, onEvent: context?.onEvent }).then(parse);
+ */
+export type FetchPage<T> = (page: number, perPage: number, signal: AbortSignal, context?: FetchPageContext) => Promise<ParsedPage<T>>;
+
+/**
+ * Where a load stands; the CLI's progress bar draws it (`src/cli/progress.ts` ProgressState is a
+ * subset).
+ */
+export interface LoadProgress {
+  /** Pages fetched so far (page 1 included). */
+  pagesDone: number;
+  /** Pages this load will fetch (after maxPages/maxRecords); 0 until page 1 is known. */
+  pagesTotal: number;
+  /** Records fetched so far. */
+  records: number;
+  /** Records the query matches (`meta.total`). */
+  total: number;
+  /** Retries of failed attempts (any reason, 429 included). */
+  retries: number;
+  /** Times a request waited for the rate limit: governor pacing or a 429's Retry-After. */
+  rateLimitWaits: number;
+  /** Estimated time to finish, from the pace so far; undefined until it can be estimated. */
+  etaMs: number | undefined;
+  elapsedMs: number;
+  /** Times the load started again because the data changed (at most 1). */
+  reloads: number;
+}
+
+export interface LoadOptions {
+  /** Requests in flight for pages 2..N (default 8). */
+  concurrency?: number;
+  /** API version: sets the default and largest page size (1000 in v2, 100 in v1). */
+  version?: ApiVersion;
+  /** Page size (default: the largest the version allows; larger values are clamped to it). */
+  perPage?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: LoadProgress) => void;
+  /** Fetch at most this many pages; the result is then marked `complete: false`. */
+  maxPages?: number;
+  /** Keep at most this many records; the result is then marked `complete: false`. */
+  maxRecords?: number;
+  /** Pages fetched ahead of the consumer, beyond those in flight (default: `concurrency`). */
+  prefetch?: number;
+  /** Clock for elapsed time and ETA (default `Date.now`). */
+  now?: () => number;
+}
+
+export interface LoadStats {
+  /** Pages fetched, including those of a discarded first try. */
+  pagesFetched: number;
+  /** Pages in the result. */
+  pages: number;
+  perPage: number;
+  retries: number;
+  rateLimitWaits: number;
+  reloads: number;
+  elapsedMs: number;
+}
+
+export interface LoadResult<T> {
+  /** The records, in the service's order. */
+  records: T[];
+  /** `meta.total`: how many records the query matches. */
+  total: number;
+  /** True when `records` holds every record of `total`; false only when maxPages/maxRecords bounded the load. */
+  complete: boolean;
+  stats: LoadStats;
+}

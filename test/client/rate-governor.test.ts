@@ -1,0 +1,168 @@
+/**
+ * The governor with a virtual clock: `sleep` advances time, so pacing over minutes runs in
+ * milliseconds. The service side is a model of the emulator's limiter (a fixed window that
+ * starts at the first counted request), checked after every request.
+ */
+import { describe, expect, it } from 'vitest';
+import { createRateGovernor, fromRateHeaders } from '../../src/client/rate-governor.js';
+
+function virtualClock() {
+  let t = 1_000_000;
+  const timers: { at: number; resolve: () => void }[] = [];
+  return {
+    now: () => t,
+    sleep: (ms: number, signal?: AbortSignal) =>
+      new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason);
+        timers.push({ at: t + ms, resolve });
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      }),
+    /** Runs pending microtasks, then jumps to the next timer; false when nothing is pending. */
+    async step(): Promise<boolean> {
+      for (let i = 0; i < 20; i++) await Promise.resolve();
+      timers.sort((a, b) => a.at - b.at);
+      const next = timers.shift();
+      if (!next) return false;
+      t = Math.max(t, next.at);
+      next.resolve();
+      return true;
+    },
+    advance(ms: number) {
+      t += ms;
+    },
+  };
+}
+
+/** The emulator's limiter: `limit` per window from the first counted request. */
+function serviceWindow(limit: number, windowMs: number) {
+  let start = -Infinity;
+  let count = 0;
+  return (t: number) => {
+    if (t >= start + windowMs) {
+      start = t;
+      count = 0;
+    }
+    if (count >= limit) return { allowed: false, remaining: 0 };
+    count += 1;
+    return { allowed: true, remaining: limit - count };
+  };
+}
+
+describe('rate governor', () => {
+  it('reads the rate-limit headers', () => {
+    expect(fromRateHeaders(new Headers({ 'X-RateLimit-Limit': '500', 'X-RateLimit-Remaining': '12' }))).toEqual({ limit: 500, remaining: 12 });
+    expect(fromRateHeaders(new Headers({ 'X-RateLimit-Limit': 'lots' }))).toEqual({ limit: undefined, remaining: undefined });
+  });
+
+  it('lets everything through until a limit is known', async () => {
+    const clock = virtualClock();
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep, windowMs: 1000 });
+    const tickets = await Promise.all(Array.from({ length: 20 }, () => governor.acquire()));
+    expect(tickets.every((t) => t.waitedMs === 0)).toBe(true);
+    expect(governor.state().inFlight).toBe(20);
+  });
+
+  it('keeps a long run of concurrent requests under the limit, close to the allowed rate, with no 429', async () => {
+    const clock = virtualClock();
+    const windowMs = 10_000;
+    const limit = 60;
+    const service = serviceWindow(limit, windowMs);
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep, windowMs });
+    let refused = 0;
+    let sent = 0;
+    const hits: number[] = [];
+    const latency = 37;
+    const worker = async () => {
+      while (sent < 300) {
+        sent += 1;
+        const ticket = await governor.acquire();
+        // The request is counted on arrival, half a round trip after it is sent.
+        await clock.sleep(latency / 2);
+        const decision = service(clock.now());
+        hits.push(clock.now());
+        if (!decision.allowed) refused += 1;
+        await clock.sleep(latency / 2);
+        ticket.complete({ limit, remaining: decision.remaining, limited: !decision.allowed, retryAfterMs: decision.allowed ? undefined : 1000 });
+      }
+    };
+    const run = Promise.all(Array.from({ length: 8 }, worker));
+    let done = false;
+    void run.then(() => (done = true));
+    while (!done && (await clock.step()));
+    await run;
+    expect(refused).toBe(0);
+    const span = (hits.at(-1) ?? 0) - (hits[0] ?? 0);
+    // 300 requests need five windows: the last can start no earlier than 4 windows after the first.
+    const ideal = (Math.ceil(300 / limit) - 1) * windowMs;
+    expect(span).toBeGreaterThanOrEqual(ideal);
+    expect(ideal / span).toBeGreaterThan(0.98);
+  });
+
+  it('holds back every request after a 429 until the time the service named', async () => {
+    const clock = virtualClock();
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep, windowMs: 60_000 });
+    const first = await governor.acquire();
+    first.complete({ limit: 500, remaining: 0, limited: true, retryAfterMs: 5000 });
+    const started = clock.now();
+    const next = governor.acquire();
+    while (await clock.step());
+    const ticket = await next;
+    expect(clock.now() - started).toBe(5000);
+    expect(ticket.waitedMs).toBe(5000);
+  });
+
+  it('holds back the share of the limit that other clients of the same user used', async () => {
+    const clock = virtualClock();
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep, windowMs: 1000 });
+    const first = await governor.acquire();
+    // The service counted 8 of 10 although this client sent one request: 7 are someone else's.
+    first.complete({ limit: 10, remaining: 2 });
+    expect(governor.state().external).toBe(7);
+    await governor.acquire();
+    await governor.acquire();
+    const third = governor.acquire();
+    let got = false;
+    void third.then(() => (got = true));
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(got).toBe(false);
+    while (!got && (await clock.step()));
+    expect(got).toBe(true);
+  });
+
+  it('waits for an answer when every slot is in flight, and frees a slot a window after the answer', async () => {
+    const clock = virtualClock();
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep, windowMs: 1000 });
+    const a = await governor.acquire();
+    a.complete({ limit: 2, remaining: 1 });
+    clock.advance(1000);
+    // a's answer has left the window: both slots are free, then both in flight.
+    const b = await governor.acquire();
+    const c = await governor.acquire();
+    const pending = governor.acquire();
+    let got = false;
+    void pending.then(() => (got = true));
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(got).toBe(false);
+    expect(governor.state()).toMatchObject({ inFlight: 2, recent: 0 });
+    const answeredAt = clock.now();
+    b.complete({ limit: 2, remaining: 0 });
+    c.complete({ limit: 2, remaining: 0 });
+    while (!got && (await clock.step()));
+    // b's answer leaves the window first, a window after it.
+    expect(clock.now() - answeredAt).toBe(1000);
+    expect((await pending).waitedMs).toBe(1000);
+  });
+
+  it('gives up waiting when the signal aborts, without blocking the requests behind', async () => {
+    const clock = virtualClock();
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep, windowMs: 1000 });
+    (await governor.acquire()).complete({ limit: 1, remaining: 0 });
+    const controller = new AbortController();
+    const blocked = governor.acquire(controller.signal);
+    const behind = governor.acquire();
+    controller.abort(new Error('stop'));
+    await expect(blocked).rejects.toThrow('stop');
+    while (await clock.step());
+    await expect(behind).resolves.toMatchObject({ waitedMs: expect.any(Number) });
+  });
+});

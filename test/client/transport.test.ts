@@ -1,0 +1,252 @@
+/**
+ * The transport against the emulator's scripted faults: what is retried (5xx, 429, reset and
+ * truncated connections, hangs past the time limit), what is not (every other 4xx), how errors
+ * read, cancellation, and the headers sent. `fetch` is the real one, wrapped only to record the
+ * headers it was given.
+ */
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/create-client.js';
+import type { FaultKind } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import {
+  AuthenticationError,
+  BadRequestError,
+  BrandscapeError,
+  CancelledError,
+  NetworkError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+} from '../../src/errors.js';
+import { recordingClient, requestsTo, startEmulator } from '../helpers/client-harness.js';
+
+let emulator: Emulator;
+beforeAll(async () => {
+  emulator = await startEmulator({
+    tokens: ['bsk-emulator-token', { token: 'brands-only-token-123', scopes: ['Brands: Read'] }],
+  });
+});
+afterAll(() => emulator.close());
+
+describe('requests', () => {
+  it('sends the bearer token, Accept: application/json and a user agent', async () => {
+    const seen: Headers[] = [];
+    const recordingFetch: typeof fetch = (input, init) => {
+      seen.push(new Headers(init?.headers));
+      return fetch(input, init);
+    };
+    const { client } = recordingClient(emulator, { fetch: recordingFetch });
+    await client.years.page();
+    expect(seen[0]?.get('authorization')).toBe(`Bearer ${emulator.token}`);
+    expect(seen[0]?.get('accept')).toBe('application/json');
+    expect(seen[0]?.get('user-agent')).toMatch(/^brandscape-kit\//);
+    const custom = recordingClient(emulator, { fetch: recordingFetch, userAgent: 'my-report/2.0' }).client;
+    await custom.years.page();
+    expect(seen[1]?.get('user-agent')).toBe('my-report/2.0');
+  });
+
+  it('calls an async token provider before every attempt', async () => {
+    let calls = 0;
+    const { client } = recordingClient(emulator, {
+      token: async () => {
+        calls += 1;
+        return emulator.token;
+      },
+    });
+    emulator.faults.add({ path: '/years', kind: 503 });
+    await client.years.page();
+    expect(calls).toBe(2);
+    const failing = recordingClient(emulator, { token: () => Promise.reject(new Error('refresh token expired')) }).client;
+    const error = await failing.years.page().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BrandscapeError);
+    expect((error as BrandscapeError).code).toBe('token');
+    expect((error as Error).message).toMatch(/token provider failed: refresh token expired/);
+  });
+});
+
+describe('retries per fault kind', () => {
+  const kinds: FaultKind[] = [500, 502, 503, 504, 'reset', 'truncate'];
+  for (const kind of kinds) {
+    it(`retries ${String(kind)} and then succeeds`, async () => {
+      const { client, events } = recordingClient(emulator);
+      emulator.clearRequests();
+      emulator.faults.add({ path: '/brands', nth: 1, times: 2, kind });
+      const page = await client.brands.page({ perPage: 50 });
+      expect(page.records).toHaveLength(50);
+      const requests = requestsTo(emulator, 'brands');
+      expect(requests.map((r) => r.fault)).toEqual([String(kind), String(kind), undefined]);
+      const retries = events.filter((e) => e.type === 'retry');
+      expect(retries).toHaveLength(2);
+      expect(retries.map((e) => e.type === 'retry' && e.reason)).toEqual(typeof kind === 'number' ? ['server-error', 'server-error'] : ['network', 'network']);
+    });
+  }
+
+  it('gives up after the configured retries with an error that names the request, the status and the service message', async () => {
+    const { client } = recordingClient(emulator, { retry: { retries: 2, baseDelayMs: 1 } });
+    emulator.clearRequests();
+    emulator.faults.add({ path: '/sectors', times: Infinity, kind: 503 });
+    const error = await client.sectors.page().catch((e: unknown) => e);
+    emulator.faults.clear();
+    expect(error).toBeInstanceOf(ServerError);
+    expect((error as ServerError).status).toBe(503);
+    expect((error as Error).message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/sectors\?page=1&per_page=25 answered 503: Service Unavailable\. The service failed; try again later\.$/);
+    expect(requestsTo(emulator, 'sectors')).toHaveLength(3);
+  });
+
+  it('retries a hang past the time limit as a timeout, and reports a TimeoutError when it persists', async () => {
+    const { client, events } = recordingClient(emulator, { timeoutMs: 300 });
+    emulator.faults.add({ path: '/regions', kind: 'hang' });
+    const started = Date.now();
+    const page = await client.regions.page();
+    expect(page.records.length).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(events.filter((e) => e.type === 'retry').map((e) => e.type === 'retry' && e.reason)).toEqual(['timeout']);
+
+    const impatient = recordingClient(emulator, { timeoutMs: 200, retry: { retries: 1, baseDelayMs: 1 } }).client;
+    emulator.faults.add({ path: '/regions', times: 2, kind: 'hang' });
+    const error = await impatient.regions.page().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toMatch(/did not answer within 200 ms/);
+  });
+
+  it('reports a network error when nothing listens, after retrying', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const events: string[] = [];
+    const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, token: 'x-token-value', retry: { retries: 2, baseDelayMs: 1 }, onEvent: (e) => events.push(e.type), env: {} });
+    const error = await client.brands.page().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as Error).message).toMatch(/ECONNREFUSED|fetch failed/);
+    expect((error as Error).message).toMatch(/Check the base URL/);
+    expect(events.filter((e) => e === 'retry')).toHaveLength(2);
+  });
+});
+
+describe('no retry for other 4xx', () => {
+  it('404: NotFoundError after one request', async () => {
+    const { client, events } = recordingClient(emulator);
+    emulator.clearRequests();
+    const error = await client.brands.get(987654).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as Error).message).toMatch(/answered 404: No brands record with id '987654'\. Check the id/);
+    expect(emulator.requests).toHaveLength(1);
+    expect(events.some((e) => e.type === 'retry')).toBe(false);
+  });
+
+  it('400: BadRequestError with the service message (a filter the resource does not have)', async () => {
+    const { client } = recordingClient(emulator);
+    emulator.clearRequests();
+    const error = await client.brands.all({ filter: { colour: 'red' } } as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).serviceMessage).toMatch(/colour/);
+    expect(emulator.requests).toHaveLength(1);
+  });
+
+  it('401: AuthenticationError for a wrong token and for a missing scope (v2), naming the scope', async () => {
+    const wrong = recordingClient(emulator, { token: 'not-a-valid-token' }).client;
+    emulator.clearRequests();
+    const error = await wrong.brands.page().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect((error as Error).message).toMatch(/answered 401: Unauthenticated\. Check the token \(BRANDSCAPE_TOKEN\)/);
+    const scoped = recordingClient(emulator, { token: 'brands-only-token-123' }).client;
+    await expect(scoped.brands.page()).resolves.toBeDefined();
+    const scope = await scoped.studies.page().catch((e: unknown) => e);
+    expect(scope).toBeInstanceOf(AuthenticationError);
+    expect((scope as Error).message).toMatch(/lacks the scope 'Studies: Read'.*\('Studies: Read'\)/);
+    expect(emulator.requests).toHaveLength(3);
+  });
+
+  it('403 (v1: missing scope), with the v1 error body `data.error` as the service message', async () => {
+    const v1 = recordingClient(emulator, { token: 'brands-only-token-123', version: 'v1' }).client;
+    const error = await v1.studies.page().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PermissionError);
+    expect((error as PermissionError).serviceMessage).toBe("This token lacks the scope 'Studies: Read'.");
+    expect((error as PermissionError).url).toContain('/api/v1/studies');
+    for (const status of [403, 409, 422]) {
+      const { client } = recordingClient(emulator);
+      emulator.clearRequests();
+      emulator.faults.add({ path: '/years', kind: status });
+      await expect(client.years.page()).rejects.toMatchObject({ status });
+      expect(emulator.requests).toHaveLength(1);
+    }
+  });
+});
+
+describe('429', () => {
+  it('waits what Retry-After says, then retries', async () => {
+    const { client, events } = recordingClient(emulator);
+    emulator.faults.add({ path: '/countries', kind: 429, retryAfterS: 1 });
+    const started = Date.now();
+    const page = await client.countries.page();
+    expect(page.records.length).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    const retry = events.find((e) => e.type === 'retry');
+    expect(retry).toMatchObject({ type: 'retry', reason: 'rate-limited', status: 429 });
+    expect(retry?.type === 'retry' && retry.delayMs).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('fails at once with a RateLimitError when the wait asked for is longer than the policy allows', async () => {
+    const { client } = recordingClient(emulator, { retry: { maxRetryAfterMs: 5000 } });
+    emulator.clearRequests();
+    emulator.faults.add({ path: '/countries', kind: 429, retryAfterS: 600 });
+    const error = await client.countries.page().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterMs).toBe(600_000);
+    expect((error as Error).message).toMatch(/answered 429: Too Many Requests\. Lower the concurrency/);
+    expect(emulator.requests).toHaveLength(1);
+  });
+
+  it('paces requests under the real limit: no 429 once the headers are known', async () => {
+    const limited = await startEmulator({ rateLimit: 5, rateWindowS: 1 });
+    try {
+      const { client } = recordingClient(limited, { rateWindowMs: 1000, concurrency: 4 });
+      const waits: number[] = [];
+      const started = Date.now();
+      const result = await client.brands.load({ perPage: 25 }, { onProgress: (p) => waits.push(p.rateLimitWaits) });
+      expect(result.records).toHaveLength(300);
+      // 12 pages at 5 per second-long window: at least two windows after the first.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+      expect(limited.requests.slice(1).filter((r) => r.status === 429)).toEqual([]);
+      expect(result.stats.rateLimitWaits).toBeGreaterThan(0);
+      expect(Math.max(...waits)).toBe(result.stats.rateLimitWaits);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('cancellation', () => {
+  it('stops a hanging request at once with a CancelledError (not a timeout)', async () => {
+    const { client } = recordingClient(emulator, { timeoutMs: 10_000 });
+    emulator.faults.add({ path: '/cities', kind: 'hang' });
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = client.cities.page({}, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    await expect(pending).rejects.toBeInstanceOf(CancelledError);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('stops during the backoff between retries', async () => {
+    const { client } = recordingClient(emulator, { retry: { baseDelayMs: 5000, maxDelayMs: 5000 } });
+    emulator.faults.add({ path: '/cities', kind: 500 });
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = client.cities.page({}, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 200);
+    await expect(pending).rejects.toBeInstanceOf(CancelledError);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('does not start when the signal is already aborted', async () => {
+    const { client } = recordingClient(emulator);
+    emulator.clearRequests();
+    await expect(client.cities.page({}, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(CancelledError);
+    expect(emulator.requests).toHaveLength(0);
+  });
+});
