@@ -1,0 +1,147 @@
+/**
+ * `crossMarket`: one year, several markets. A brand (or brands, a company's brands, a sector's
+ * brands; or companies and sectors as wholes) x market matrix for chosen metrics and score types.
+ */
+import { DataError } from '../errors.js';
+import type { ScoreType } from '../schemas/score-types.js';
+import {
+  dedupeInfo,
+  entityOf,
+  keepMask,
+  prepareBrandscape,
+  resolveColumns,
+  scoreTypeNotes,
+  selectRows,
+  withKnownEntity,
+  type BrandscapeInput,
+  type BrandscapeSelection,
+} from './brandscape-input.js';
+import type { DedupeInfo } from './dedupe.js';
+import type { FrameMeta, FrameTable } from './frame-table.js';
+import { buildCells, cellValues, periodRows } from './period-cells.js';
+import { ENTITY_KINDS, MARKET_KINDS, METRIC_KINDS, resultTable, type ResultSchema } from './result-table.js';
+import { compareText, orNull, ranksDescending } from './stats.js';
+import type { CrossMarketRow, EntityKind } from './types.js';
+
+export interface CrossMarketOptions extends BrandscapeSelection {
+  /** The calendar year compared. */
+  year: number;
+  /** Row grain: each brand (default), or the brands of each company or sector taken together (equal weights). */
+  by?: EntityKind;
+}
+
+export interface CrossMarketMeta extends FrameMeta {
+  readonly source: 'crossMarket';
+  readonly year: number;
+  readonly audience: number;
+  readonly by: EntityKind;
+  readonly columns: readonly string[];
+  readonly scoreTypes: readonly ScoreType[];
+  readonly markets: readonly string[];
+  readonly dedupe: DedupeInfo;
+}
+
+const SCHEMA: ResultSchema = {
+  columns: [
+    'entity_kind', 'entity_id', 'entity_name', 'global_name', 'country_id', 'market', 'country_code',
+    'metric', 'metric_name', 'metric_group', 'score_type', 'column', 'year', 'value', 'cross_market_mean',
+    'diff_from_mean', 'market_rank', 'markets_compared', 'n_rows',
+  ],
+  kinds: {
+    ...ENTITY_KINDS, ...MARKET_KINDS, ...METRIC_KINDS,
+    year: 'int', value: 'float', cross_market_mean: 'float', diff_from_mean: 'float', market_rank: 'int', markets_compared: 'int', n_rows: 'int',
+  },
+};
+
+/**
+ * Compares entities across the markets of one year: each market's value, the difference from the
+ * entity's cross-market mean, its rank among the markets (1 = highest; ties share a rank) and the
+ * number of rows behind each cell (after de-duplication). A cell is the mean of the entity's rows in
+ * that market (US quarterly waves: the mean of the wave means). Percentile ranks are the default
+ * score type: they are comparable across markets, raw construct scores less so.
+ *
+ * @example
+ * const input = { rows, catalogue, studies }; // see loadComparisonInput
+ * const result = crossMarket(input, { year: 2024, metrics: ['differentiation', 'relevance'], brands: [368] });
+ * result.rows(); // [{ entity_name: 'Facebook', market: 'Brazil', value: 71.3, market_rank: 2, ... }, ...]
+ * const df = await result.toDanfo();
+ */
+export function crossMarket(input: BrandscapeInput, options: CrossMarketOptions): FrameTable<CrossMarketRow, CrossMarketMeta> {
+  const prep = prepareBrandscape(input);
+  const by = options.by ?? 'brand';
+  const mode = options.dedupe ?? 'auto';
+  const columns = resolveColumns(prep, options.metrics, options.scoreTypes);
+  const selected = selectRows(prep, options, [options.year]);
+  const notes = [...selected.notes];
+  const entity = entityOf(prep, by);
+  const setup = periodRows(prep, withKnownEntity(selected.rows, entity.ids, by, notes), 'year');
+  notes.push(...setup.notes, ...scoreTypeNotes(columns, true));
+  if (by !== 'brand') notes.push(`Each ${by}'s value is the mean of its brands' rows in the market (equal weights).`);
+  const cells = buildCells(prep, setup, [entity.ids]);
+
+  // Cells of each entity (its markets), in first-appearance order.
+  const cellsOfEntity = new Map<number, number[]>();
+  for (let c = 0; c < cells.count; c++) {
+    const id = entity.ids[cells.firstRow[c]!]!;
+    const list = cellsOfEntity.get(id);
+    if (list) list.push(c);
+    else cellsOfEntity.set(id, [c]);
+  }
+
+  const out: CrossMarketRow[] = [];
+  for (const info of columns) {
+    const { value, nRows } = cellValues(cells, prep.table.numbers(info.column), keepMask(prep, info, mode));
+    for (const [id, list] of cellsOfEntity) {
+      const values = list.map((c) => value[c]!);
+      const present = values.filter((v) => Number.isFinite(v));
+      const mean = present.length > 0 ? present.reduce((a, b) => a + b, 0) / present.length : NaN;
+      const ranks = ranksDescending(values);
+      list.forEach((c, i) => {
+        const row = cells.firstRow[c]!;
+        const study = prep.studies.get(prep.studyId[row]!)!;
+        const v = values[i]!;
+        out.push({
+          entity_kind: by,
+          entity_id: id,
+          entity_name: entity.name(row),
+          global_name: entity.globalName(row),
+          country_id: study.countryId,
+          market: study.market,
+          country_code: study.countryCode,
+          metric: info.metric,
+          metric_name: info.metricName,
+          metric_group: info.group,
+          score_type: info.scoreType,
+          column: info.column,
+          year: options.year,
+          value: orNull(v),
+          cross_market_mean: orNull(mean),
+          diff_from_mean: orNull(v - mean),
+          market_rank: orNull(ranks[i]!),
+          markets_compared: present.length,
+          n_rows: nRows[c]!,
+        });
+      });
+    }
+  }
+  if (out.length === 0) throw new DataError('The comparison has no cells.', ['rows'], []);
+  const columnOrder = new Map(columns.map((c, i) => [c.column, i]));
+  out.sort(
+    (a, b) =>
+      compareText(a.global_name, b.global_name) ||
+      a.entity_id - b.entity_id ||
+      columnOrder.get(a.column)! - columnOrder.get(b.column)! ||
+      compareText(a.market, b.market),
+  );
+  return resultTable(out, SCHEMA, {
+    source: 'crossMarket',
+    notes,
+    year: options.year,
+    audience: selected.audience,
+    by,
+    columns: columns.map((c) => c.column),
+    scoreTypes: [...new Set(columns.map((c) => c.scoreType))],
+    markets: [...new Set(out.map((r) => r.market))].sort(),
+    dedupe: dedupeInfo(prep, setup.rows, columns, mode),
+  });
+}

@@ -1,0 +1,176 @@
+/**
+ * `crossYear`: one market or several, several years: values per year (or per US quarterly wave),
+ * year-on-year change, change over the span, and a trend direction.
+ */
+import type { ScoreType } from '../schemas/score-types.js';
+import {
+  dedupeInfo,
+  entityOf,
+  keepMask,
+  prepareBrandscape,
+  resolveColumns,
+  scoreTypeNotes,
+  selectRows,
+  withKnownEntity,
+  type BrandscapeInput,
+  type BrandscapeSelection,
+} from './brandscape-input.js';
+import type { DedupeInfo } from './dedupe.js';
+import type { FrameMeta, FrameTable } from './frame-table.js';
+import { buildCells, cellValues, periodRows, type PeriodMode } from './period-cells.js';
+import { ENTITY_KINDS, MARKET_KINDS, METRIC_KINDS, resultTable, type ResultSchema } from './result-table.js';
+import { compareText, orNull } from './stats.js';
+import type { CrossYearRow, EntityKind, TrendDirection } from './types.js';
+
+export interface CrossYearOptions extends BrandscapeSelection {
+  /** Years to compare (default: every year in the rows); each must have rows. */
+  years?: readonly number[];
+  /** Keep US quarterly waves as periods of their own (default false: aggregated to their year). */
+  waves?: boolean;
+  /** Row grain: each brand (default), or the brands of each company or sector taken together (equal weights). */
+  by?: EntityKind;
+  /**
+   * Largest change over the span still called `flat`: one number, or per score type. Defaults:
+   * rank 2 and pct 1 (points), c 0.1, indexes 5 (index points), value 0.
+   */
+  flatTolerance?: number | Partial<Record<ScoreType, number>>;
+}
+
+export interface CrossYearMeta extends FrameMeta {
+  readonly source: 'crossYear';
+  readonly audience: number;
+  readonly by: EntityKind;
+  readonly periods: PeriodMode;
+  readonly years: readonly number[];
+  readonly columns: readonly string[];
+  readonly flatTolerance: Readonly<Record<string, number>>;
+  readonly dedupe: DedupeInfo;
+}
+
+export const DEFAULT_FLAT_TOLERANCE: Readonly<Record<ScoreType, number>> = {
+  rank: 2,
+  pct: 1,
+  c: 0.1,
+  brandscape_index: 5,
+  category_index: 5,
+  value: 0,
+};
+
+const SCHEMA: ResultSchema = {
+  columns: [
+    'entity_kind', 'entity_id', 'entity_name', 'global_name', 'country_id', 'market', 'country_code',
+    'metric', 'metric_name', 'metric_group', 'score_type', 'column', 'year', 'period', 'period_order',
+    'value', 'change', 'change_over_span', 'trend', 'n_rows',
+  ],
+  kinds: {
+    ...ENTITY_KINDS, ...MARKET_KINDS, ...METRIC_KINDS,
+    year: 'int', period: 'string', period_order: 'float', value: 'float', change: 'float', change_over_span: 'float', trend: 'string', n_rows: 'int',
+  },
+};
+
+/** Direction of a change given the tolerance for `flat`. */
+export function trendOf(change: number, tolerance: number): TrendDirection | null {
+  if (!Number.isFinite(change)) return null;
+  return change > tolerance ? 'up' : change < -tolerance ? 'down' : 'flat';
+}
+
+/**
+ * Follows entities over years in each market. Each period's value is the mean of the entity's rows
+ * in that market and period; US quarterly waves are aggregated to their year (the mean of the wave
+ * values) unless `waves: true`. `change` is from the previous period with a value;
+ * `change_over_span` from the first to the last period with a value, and `trend` its direction.
+ *
+ * @example
+ * const result = crossYear(input, { markets: ['GB'], years: [2022, 2023, 2024], metrics: ['esteem'], brands: [368] });
+ * result.rows(); // [{ period: '2022', value: 61.2, change: null, change_over_span: 4.1, trend: 'up', ... }, ...]
+ * crossYear(input, { markets: ['US'], metrics: ['esteem'], waves: true }); // periods '2024 Q1', '2024 Q2', ...
+ */
+export function crossYear(input: BrandscapeInput, options: CrossYearOptions): FrameTable<CrossYearRow, CrossYearMeta> {
+  const prep = prepareBrandscape(input);
+  const by = options.by ?? 'brand';
+  const mode = options.dedupe ?? 'auto';
+  const periods: PeriodMode = options.waves ? 'wave' : 'year';
+  const columns = resolveColumns(prep, options.metrics, options.scoreTypes);
+  const selected = selectRows(prep, options, options.years);
+  const notes = [...selected.notes];
+  const entity = entityOf(prep, by);
+  const setup = periodRows(prep, withKnownEntity(selected.rows, entity.ids, by, notes), periods);
+  notes.push(...setup.notes, ...scoreTypeNotes(columns, false));
+  if (by !== 'brand') notes.push(`Each ${by}'s value is the mean of its brands' rows in the market (equal weights).`);
+  const cells = buildCells(prep, setup, [entity.ids]);
+
+  // Series: entity x market; cells of a series in period order.
+  const series = new Map<string, number[]>();
+  for (let c = 0; c < cells.count; c++) {
+    const row = cells.firstRow[c]!;
+    const key = `${entity.ids[row]!}:${setup.country[row]!}`;
+    const list = series.get(key);
+    if (list) list.push(c);
+    else series.set(key, [c]);
+  }
+  for (const list of series.values()) list.sort((a, b) => setup.period[cells.firstRow[a]!]! - setup.period[cells.firstRow[b]!]!);
+
+  const tolerance = (type: ScoreType) =>
+    typeof options.flatTolerance === 'number' ? options.flatTolerance : (options.flatTolerance?.[type] ?? DEFAULT_FLAT_TOLERANCE[type]);
+  const out: CrossYearRow[] = [];
+  for (const info of columns) {
+    const { value, nRows } = cellValues(cells, prep.table.numbers(info.column), keepMask(prep, info, mode));
+    for (const list of series.values()) {
+      const present = list.filter((c) => Number.isFinite(value[c]!));
+      const span = present.length >= 2 ? value[present[present.length - 1]!]! - value[present[0]!]! : NaN;
+      const trend = trendOf(span, tolerance(info.scoreType));
+      let previous = NaN;
+      for (const c of list) {
+        const row = cells.firstRow[c]!;
+        const study = prep.studies.get(prep.studyId[row]!)!;
+        const code = setup.period[row]!;
+        const year = Math.floor(code / 10);
+        const quarter = code % 10;
+        const v = value[c]!;
+        out.push({
+          entity_kind: by,
+          entity_id: entity.ids[row]!,
+          entity_name: entity.name(row),
+          global_name: entity.globalName(row),
+          country_id: study.countryId,
+          market: study.market,
+          country_code: study.countryCode,
+          metric: info.metric,
+          metric_name: info.metricName,
+          metric_group: info.group,
+          score_type: info.scoreType,
+          column: info.column,
+          year,
+          period: quarter > 0 ? `${year} Q${quarter}` : String(year),
+          period_order: quarter > 0 ? year + (quarter - 1) / 4 : year,
+          value: orNull(v),
+          change: orNull(v - previous),
+          change_over_span: orNull(span),
+          trend,
+          n_rows: nRows[c]!,
+        });
+        if (Number.isFinite(v)) previous = v;
+      }
+    }
+  }
+  const columnOrder = new Map(columns.map((c, i) => [c.column, i]));
+  out.sort(
+    (a, b) =>
+      compareText(a.global_name, b.global_name) ||
+      a.entity_id - b.entity_id ||
+      compareText(a.market, b.market) ||
+      columnOrder.get(a.column)! - columnOrder.get(b.column)! ||
+      a.period_order - b.period_order,
+  );
+  return resultTable(out, SCHEMA, {
+    source: 'crossYear',
+    notes,
+    audience: selected.audience,
+    by,
+    periods,
+    years: [...new Set(out.map((r) => r.year))].sort((a, b) => a - b),
+    columns: columns.map((c) => c.column),
+    flatTolerance: Object.fromEntries(columns.map((c) => [c.column, tolerance(c.scoreType)])),
+    dedupe: dedupeInfo(prep, setup.rows, columns, mode),
+  });
+}

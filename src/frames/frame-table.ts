@@ -1,0 +1,341 @@
+/**
+ * `FrameTable`: the columnar result every frame function returns.
+ *
+ * Columns are typed arrays (NOTES.md: plain JS over typed arrays runs within 0.3-3x of pandas, while
+ * danfojs is 23-100x slower and arquero's group-by measured 30-40x slower here), so heavy work runs
+ * on these and the danfojs DataFrame is built only at the edge, by `toDanfo()`. Strings are
+ * dictionary-encoded: brandscape text columns (brand, category, market names) repeat heavily, and
+ * integer codes make them cheap to group by and small to hold.
+ */
+import type { DataFrame } from 'danfojs-node';
+import { DataError } from '../errors.js';
+
+/** Missing value of an `int` column (ids are never this small). */
+export const INT_NULL = -2147483648;
+
+/** Missing value of a `bool` column (0 = false, 1 = true). */
+export const BOOL_NULL = 2;
+
+/**
+ * One column. Missing values: `NaN` in `float` and `date` (epoch milliseconds), `INT_NULL` in
+ * `int`, `BOOL_NULL` in `bool`, code `-1` in `string`. Never 0: a 0 is a real value.
+ */
+export type FrameColumn =
+  | { readonly kind: 'int'; readonly values: Int32Array }
+  | { readonly kind: 'float'; readonly values: Float64Array }
+  | { readonly kind: 'bool'; readonly values: Uint8Array }
+  | { readonly kind: 'string'; readonly codes: Int32Array; readonly dictionary: readonly string[] }
+  | { readonly kind: 'date'; readonly values: Float64Array };
+
+export type ColumnKind = FrameColumn['kind'];
+
+/** A value of a plain row: missing values are `null`. */
+export type Cell = string | number | boolean | Date | null;
+
+/** A plain row of a table whose columns are not known statically. */
+export type FrameRow = Record<string, Cell>;
+
+/** Metadata every table carries: where it came from and the choices that shaped it. */
+export interface FrameMeta {
+  /** The function that produced the table, e.g. `crossMarket`, `toTable`. */
+  readonly source: string;
+  /** Things a reader of the numbers should know (weighting used, rows dropped, caveats). */
+  readonly notes: readonly string[];
+}
+
+const DANFO_DTYPES: Readonly<Record<ColumnKind, string>> = {
+  int: 'int32',
+  float: 'float32',
+  bool: 'boolean',
+  string: 'string',
+  date: 'datetime',
+};
+
+type DanfoModule = typeof import('danfojs-node');
+let danfo: Promise<DanfoModule> | undefined;
+
+/**
+ * danfojs-node pulls in tfjs and takes about a second to import, so it is loaded on the first
+ * `toDanfo()` only: code that never asks for a DataFrame never pays for it.
+ */
+function loadDanfo(): Promise<DanfoModule> {
+  danfo ??= import('danfojs-node');
+  danfo.catch(() => (danfo = undefined));
+  return danfo;
+}
+
+/** The number of rows of a column. */
+export function columnLength(column: FrameColumn): number {
+  return column.kind === 'string' ? column.codes.length : column.values.length;
+}
+
+/** The value of one row of a column, as it appears in plain rows. */
+export function cellOf(column: FrameColumn, i: number): Cell {
+  switch (column.kind) {
+    case 'float': {
+      const v = column.values[i]!;
+      return v === v ? v : null;
+    }
+    case 'int': {
+      const v = column.values[i]!;
+      return v === INT_NULL ? null : v;
+    }
+    case 'bool': {
+      const v = column.values[i]!;
+      return v === BOOL_NULL ? null : v === 1;
+    }
+    case 'string': {
+      const c = column.codes[i]!;
+      return c < 0 ? null : (column.dictionary[c] ?? null);
+    }
+    case 'date': {
+      const v = column.values[i]!;
+      return v === v ? new Date(v) : null;
+    }
+  }
+}
+
+/** A column restricted to the given rows, in their order. */
+export function takeColumn(column: FrameColumn, rows: ArrayLike<number>): FrameColumn {
+  const n = rows.length;
+  switch (column.kind) {
+    case 'string': {
+      const codes = new Int32Array(n);
+      const src = column.codes;
+      for (let i = 0; i < n; i++) codes[i] = src[rows[i]!]!;
+      return { kind: 'string', codes, dictionary: column.dictionary };
+    }
+    case 'int': {
+      const values = new Int32Array(n);
+      const src = column.values;
+      for (let i = 0; i < n; i++) values[i] = src[rows[i]!]!;
+      return { kind: 'int', values };
+    }
+    case 'bool': {
+      const values = new Uint8Array(n);
+      const src = column.values;
+      for (let i = 0; i < n; i++) values[i] = src[rows[i]!]!;
+      return { kind: 'bool', values };
+    }
+    case 'float':
+    case 'date': {
+      const values = new Float64Array(n);
+      const src = column.values;
+      for (let i = 0; i < n; i++) values[i] = src[rows[i]!]!;
+      return { kind: column.kind, values };
+    }
+  }
+}
+
+/**
+ * A columnar table: typed-array columns, plain rows for charts (`rows()`) and a danfojs DataFrame
+ * for notebooks (`toDanfo()`). Tables are immutable; operations return new tables. Arrays returned
+ * by `column()` and `numbers()` are the table's own storage: read them, do not write to them.
+ *
+ * @example
+ * const table = toTable(rows);               // brandscape rows as loaded by the client
+ * table.length;                               // number of rows
+ * table.numbers('differentiation_rank');      // Float64Array, NaN where missing
+ * const df = await table.toDanfo();           // danfojs DataFrame
+ */
+export class FrameTable<R extends object = FrameRow, M extends FrameMeta = FrameMeta> {
+  readonly length: number;
+  readonly meta: M;
+  readonly #columns: ReadonlyMap<string, FrameColumn>;
+
+  constructor(columns: Iterable<readonly [string, FrameColumn]>, length: number, meta: M) {
+    const map = new Map<string, FrameColumn>();
+    for (const [name, column] of columns) {
+      if (columnLength(column) !== length) {
+        throw new RangeError(`Column '${name}' has ${columnLength(column)} values; the table has ${length} rows.`);
+      }
+      map.set(name, column);
+    }
+    this.#columns = map;
+    this.length = length;
+    this.meta = meta;
+  }
+
+  /** Column names, in order. */
+  get columnNames(): string[] {
+    return [...this.#columns.keys()];
+  }
+
+  has(name: string): boolean {
+    return this.#columns.has(name);
+  }
+
+  /** A column by name; a `DataError` naming the available columns when there is none. */
+  column(name: string): FrameColumn {
+    const column = this.#columns.get(name);
+    if (!column) throw new DataError(`The table has no column '${name}'.`, [name], this.columnNames);
+    return column;
+  }
+
+  /** The column's kind, or undefined when the table has no such column. */
+  kindOf(name: string): ColumnKind | undefined {
+    return this.#columns.get(name)?.kind;
+  }
+
+  /**
+   * A numeric view of a column: `float` and `date` columns as stored; `int` and `bool` columns
+   * converted (missing = NaN).
+   */
+  numbers(name: string): Float64Array {
+    const column = this.column(name);
+    switch (column.kind) {
+      case 'float':
+      case 'date':
+        return column.values;
+      case 'int': {
+        const out = new Float64Array(this.length);
+        const src = column.values;
+        for (let i = 0; i < out.length; i++) {
+          const v = src[i]!;
+          out[i] = v === INT_NULL ? NaN : v;
+        }
+        return out;
+      }
+      case 'bool': {
+        const out = new Float64Array(this.length);
+        const src = column.values;
+        for (let i = 0; i < out.length; i++) {
+          const v = src[i]!;
+          out[i] = v === BOOL_NULL ? NaN : v;
+        }
+        return out;
+      }
+      case 'string':
+        throw new DataError(`Column '${name}' holds text, not numbers.`, [name], this.numericColumnNames());
+    }
+  }
+
+  /** Names of the columns `numbers()` accepts. */
+  numericColumnNames(): string[] {
+    return [...this.#columns].filter(([, c]) => c.kind !== 'string').map(([n]) => n);
+  }
+
+  /** The values of one column as plain cells. */
+  values(name: string): Cell[] {
+    const column = this.column(name);
+    const out = new Array<Cell>(this.length);
+    for (let i = 0; i < this.length; i++) out[i] = cellOf(column, i);
+    return out;
+  }
+
+  /** One cell. */
+  get(name: string, row: number): Cell {
+    if (!(row >= 0 && row < this.length)) throw new RangeError(`Row ${row} is outside the table (0..${this.length - 1}).`);
+    return cellOf(this.column(name), row);
+  }
+
+  /** Plain rows (missing values are `null`), for chart data and worksheets. */
+  rows(): R[] {
+    const columns = [...this.#columns];
+    const out = new Array<R>(this.length);
+    for (let i = 0; i < this.length; i++) {
+      const row: Record<string, Cell> = {};
+      for (const [name, column] of columns) row[name] = cellOf(column, i);
+      // The row's fields are exactly the table's columns, which the producer typed as R.
+      out[i] = row as R;
+    }
+    return out;
+  }
+
+  /** Plain column arrays, e.g. for `new DataFrame(...)` or Vega-Lite in columnar form. */
+  toColumns(): Record<string, Cell[]> {
+    const out: Record<string, Cell[]> = {};
+    for (const name of this.#columns.keys()) out[name] = this.values(name);
+    return out;
+  }
+
+  /** The rows at the given positions, in that order. */
+  take(rows: ArrayLike<number>): FrameTable<R, M> {
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      if (!(r >= 0 && r < this.length)) throw new RangeError(`Row ${r} is outside the table (0..${this.length - 1}).`);
+    }
+    return new FrameTable<R, M>(
+      [...this.#columns].map(([name, column]) => [name, takeColumn(column, rows)] as const),
+      rows.length,
+      this.meta,
+    );
+  }
+
+  /** Rows for which `keep` returns true (a convenience over plain rows; use `take` on hot paths). */
+  filter(keep: (row: R, index: number) => boolean): FrameTable<R, M> {
+    const rows = this.rows();
+    const kept: number[] = [];
+    for (let i = 0; i < rows.length; i++) if (keep(rows[i]!, i)) kept.push(i);
+    return this.take(kept);
+  }
+
+  /** The first `n` rows. */
+  head(n = 5): FrameTable<R, M> {
+    return this.take(Array.from({ length: Math.max(0, Math.min(n, this.length)) }, (_, i) => i));
+  }
+
+  /** Only the named columns, in that order. */
+  select(names: readonly string[]): FrameTable<FrameRow, M> {
+    return new FrameTable<FrameRow, M>(
+      names.map((name) => [name, this.column(name)] as const),
+      this.length,
+      this.meta,
+    );
+  }
+
+  /** The same columns with other metadata. */
+  withMeta<M2 extends FrameMeta>(meta: M2): FrameTable<R, M2> {
+    return new FrameTable<R, M2>(this.#columns, this.length, meta);
+  }
+
+  /** Iterates the columns: `[name, column]`. */
+  entries(): IterableIterator<[string, FrameColumn]> {
+    return this.#columns.entries();
+  }
+
+  /**
+   * A danfojs DataFrame of the table. danfojs is loaded on first use (it takes about a second);
+   * dtypes are passed explicitly, which halves danfojs's build time. `int` columns with missing
+   * values become `float32` with NaN, as danfojs has no nullable integer type.
+   *
+   * @example
+   * const df = await crossMarket(input, { year: 2024, metrics: ['differentiation'] }).toDanfo();
+   * df.print();
+   */
+  async toDanfo(): Promise<DataFrame> {
+    const { DataFrame: DanfoDataFrame } = await loadDanfo();
+    const names = this.columnNames;
+    const dtypes: string[] = [];
+    const data: Record<string, unknown[]> = {};
+    for (const name of names) {
+      const column = this.column(name);
+      const values = this.#danfoValues(column);
+      let dtype = DANFO_DTYPES[column.kind];
+      if (column.kind === 'int' && column.values.includes(INT_NULL)) dtype = 'float32';
+      dtypes.push(dtype);
+      data[name] = values;
+    }
+    if (this.length === 0) return new DanfoDataFrame([], { columns: names });
+    return new DanfoDataFrame(data, { columns: names, dtypes });
+  }
+
+  #danfoValues(column: FrameColumn): unknown[] {
+    const n = this.length;
+    const out = new Array<unknown>(n);
+    switch (column.kind) {
+      case 'float':
+        for (let i = 0; i < n; i++) out[i] = column.values[i];
+        return out;
+      case 'int':
+        for (let i = 0; i < n; i++) {
+          const v = column.values[i]!;
+          out[i] = v === INT_NULL ? NaN : v;
+        }
+        return out;
+      default:
+        for (let i = 0; i < n; i++) out[i] = cellOf(column, i);
+        return out;
+    }
+  }
+}
