@@ -43,6 +43,15 @@ export {
   isQualifyingBrandscapeFilter,
 } from './client/endpoints.js';
 export type { ApiVersion, ResourceName, SearchableResource } from './client/endpoints.js';
+export type { TransportEvent } from './client/transport.js';
+export type { RetryOptions } from './client/retry-policy.js';
+
+// Loader (the page iterator and loadAll work on any FetchPage; the client's fetchers use them)
+export { iteratePages } from './loader/iterate-pages.js';
+export { loadAll } from './loader/load-all.js';
+export { createDiskCache } from './loader/cache.js';
+export type { DiskCacheOptions, ResponseCache } from './loader/cache.js';
+export type { FetchPage, FetchPageContext, LoadOptions, LoadProgress, LoadResult, LoadStats } from './loader/types.js';
 
 // Errors
 export {
@@ -78,3 +87,78 @@ export type { Category, Sector } from './schemas/sectors.js';
 export type { Study, StudyBrand, StudySlim } from './schemas/studies.js';
 export { SCORE_TYPES, fromMetricColumn, toMetricColumn } from './schemas/score-types.js';
 export type { ScoreType } from './schemas/score-types.js';
+
+// Charts (builders return plain Vega-Lite specs; rendering loads vega lazily, on first use)
+export { archetypeHeatmap } from './charts/archetype-heatmap.js';
+export type { ArchetypeHeatmapOptions } from './charts/archetype-heatmap.js';
+export { VEGA_LITE_SCHEMA } from './charts/chart-spec.js';
+export type { ChartOptions, ChartSpec } from './charts/chart-spec.js';
+export { CHART_PALETTE, chartTheme } from './charts/chart-theme.js';
+export { companyView } from './charts/company-view.js';
+export type { CompanyViewOptions } from './charts/company-view.js';
+export { crossMarketBars } from './charts/cross-market-bars.js';
+export type { CrossMarketBarsOptions } from './charts/cross-market-bars.js';
+export { crossMarketHeatmap } from './charts/cross-market-heatmap.js';
+export type { CrossMarketHeatmapOptions } from './charts/cross-market-heatmap.js';
+export { crossYearLines } from './charts/cross-year-lines.js';
+export type { CrossYearLinesOptions } from './charts/cross-year-lines.js';
+export { display, toMimeBundle, vegaLiteMimeType } from './charts/display.js';
+export type { DisplayOptions, MimeBundle } from './charts/display.js';
+export { FontMissingError } from './charts/font-missing-error.js';
+export { metricTitle } from './charts/metric-title.js';
+export type { PillarRow, PillarSelection } from './charts/pillar-values.js';
+export { pillarsProfile } from './charts/pillars-profile.js';
+export type { PillarsProfileOptions } from './charts/pillars-profile.js';
+export { POWER_GRID_QUADRANTS, powerGrid } from './charts/power-grid.js';
+export type { PowerGridOptions } from './charts/power-grid.js';
+export { DEFAULT_CHART_FONTS, renderPng, renderSvg } from './charts/render.js';
+export type { ChartFonts, PngOptions, RenderOptions } from './charts/render.js';
+export { sectorDistribution } from './charts/sector-distribution.js';
+export type { SectorDistributionOptions } from './charts/sector-distribution.js';
+export { slopeChart } from './charts/slope-chart.js';
+export type { SlopeChartOptions } from './charts/slope-chart.js';
+export { truncateLabel } from './charts/truncate-label.js';
+
+// Frames (columnar tables on typed arrays; danfojs is loaded lazily by toDanfo/toFrame)
+export { archetypeMatrix, archetypeName } from './frames/archetype-matrix.js';
+export type { ArchetypeInput, ArchetypeMatrixMeta, ArchetypeMatrixOptions } from './frames/archetype-matrix.js';
+export type { BrandRecord, BrandscapeInput, BrandscapeSelection, MetricCatalogue, StudyRecord } from './frames/brandscape-input.js';
+export { companyRollup } from './frames/company-rollup.js';
+export type { CompanyInput, CompanyRecord, CompanyRollupMeta, CompanyRollupOptions, StockPriceRecord } from './frames/company-rollup.js';
+export { crossMarket } from './frames/cross-market.js';
+export type { CrossMarketMeta, CrossMarketOptions } from './frames/cross-market.js';
+export { DEFAULT_FLAT_TOLERANCE, crossYear } from './frames/cross-year.js';
+export type { CrossYearMeta, CrossYearOptions } from './frames/cross-year.js';
+export { isCategorySpecific } from './frames/dedupe.js';
+export type { DedupeInfo, DedupeMode } from './frames/dedupe.js';
+export { BOOL_NULL, FrameTable, INT_NULL } from './frames/frame-table.js';
+export type { Cell, ColumnKind, FrameColumn, FrameMeta, FrameRow } from './frames/frame-table.js';
+export { groupBy } from './frames/group-by.js';
+export type { GroupByMeta, GroupByOptions, GroupStat } from './frames/group-by.js';
+export { loadComparisonInput } from './frames/load-comparison-input.js';
+export type { LoadComparisonOptions } from './frames/load-comparison-input.js';
+export type { PeriodMode } from './frames/period-cells.js';
+export { pivot } from './frames/pivot.js';
+export type { PivotMeta, PivotOptions } from './frames/pivot.js';
+export { sectorSummary, sectorValues } from './frames/sector-summary.js';
+export type { SectorSummaryMeta, SectorSummaryOptions } from './frames/sector-summary.js';
+export { toFrame } from './frames/to-frame.js';
+export { toTable } from './frames/to-table.js';
+export type { ToTableOptions } from './frames/to-table.js';
+export { toTidy } from './frames/to-tidy.js';
+export type { TidyMeta, TidyOptions } from './frames/to-tidy.js';
+export type {
+  ArchetypeRow,
+  CompanyRollupRow,
+  CompanyWeighting,
+  CrossMarketRow,
+  CrossYearRow,
+  EntityKey,
+  EntityKind,
+  MarketKey,
+  MetricKey,
+  SectorSummaryRow,
+  SectorValueRow,
+  TidyRow,
+  TrendDirection,
+} from './frames/types.js';

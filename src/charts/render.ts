@@ -1,0 +1,270 @@
+/**
+ * The rendering adapter (DESIGN.md rule 5): Vega-Lite spec → Vega → SVG → PNG, in Node, without a
+ * browser or the `canvas` package. This file and nothing else in the toolkit imports vega,
+ * vega-lite and @resvg/resvg-js, and only lazily with `import()` inside the functions: vega has a
+ * top-level `await`, so a tslab notebook cell (which turns imports into `require()`) could not
+ * load a module that imported it statically, and the CLI does not pay vega's load time unless it
+ * draws a chart.
+ */
+import { existsSync } from 'node:fs';
+import type { Loader, ViewOptions } from 'vega';
+import { UsageError } from '../errors.js';
+import type { ChartSpec } from './chart-spec.js';
+import { FontMissingError } from './font-missing-error.js';
+import { measureText } from './measure-text.js';
+
+/**
+ * Font files the PNG renderer loads: the regular and bold faces of one family, and fallbacks.
+ *
+ * @example
+ * const fonts: ChartFonts = { ...DEFAULT_CHART_FONTS, fallback: ['/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'] };
+ */
+export interface ChartFonts {
+  /** Family name the files declare, e.g. `DejaVu Sans`. */
+  family: string;
+  regular: string;
+  bold: string;
+  /**
+   * Fonts for characters the family lacks (DejaVu Sans has no Chinese, Japanese or Korean), used
+   * when they exist. Missing files are skipped: they only matter for names in those scripts.
+   */
+  fallback?: readonly string[];
+}
+
+/**
+ * DejaVu Sans, as the Debian package `fonts-dejavu-core` installs it. Loaded explicitly (no
+ * system font lookup), so the PNG of a spec is the same bytes on every machine with the package.
+ *
+ * @example
+ * // fonts installed somewhere else
+ * await renderPng(spec, { fonts: { ...DEFAULT_CHART_FONTS, regular: '/opt/fonts/DejaVuSans.ttf', bold: '/opt/fonts/DejaVuSans-Bold.ttf' } });
+ */
+export const DEFAULT_CHART_FONTS: ChartFonts = {
+  family: 'DejaVu Sans',
+  regular: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
+  bold: '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf',
+  // Japanese, Chinese and Korean local brand names draw as empty boxes without one of these
+  // (Debian packages fonts-noto-cjk, or the smaller fonts-droid-fallback).
+  fallback: [
+    '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+    '/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc',
+    '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf',
+  ],
+};
+
+/**
+ * Options of `renderSvg`.
+ *
+ * @example
+ * const svg = await renderSvg(spec, { onWarning: (message) => console.warn(message) });
+ */
+export interface RenderOptions {
+  /**
+   * Receives Vega-Lite's and Vega's warnings (e.g. a field the data lacks). Without it they are
+   * dropped: a library should not print to the console on its own.
+   */
+  onWarning?: (message: string) => void;
+}
+
+/**
+ * Options of `renderPng`.
+ *
+ * @example
+ * const png = await renderPng(spec, { scale: 2 });
+ */
+export interface PngOptions extends RenderOptions {
+  /** Pixel density: 2 gives a PNG twice the chart's size in each direction, sharp on slides. Default 1. */
+  scale?: number;
+  /** The fonts to draw text with. Default `DEFAULT_CHART_FONTS`. */
+  fonts?: ChartFonts;
+}
+
+type Logger = NonNullable<ViewOptions['logger']>;
+
+interface ChartLogger extends Logger {
+  readonly errors: string[];
+}
+
+/**
+ * Vega's logger interface, forwarding warnings to `onWarning` and collecting errors. Built from
+ * closures, not a class: Vega calls some logger methods detached from the logger.
+ */
+function chartLogger(onWarning: ((message: string) => void) | undefined): ChartLogger {
+  let level = 2; // vega-util's Warn
+  const errors: string[] = [];
+  const text = (args: unknown[]): string => args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ');
+  const logger: ChartLogger = {
+    errors,
+    level(next?: number) {
+      if (next === undefined) return level;
+      level = next;
+      return logger;
+    },
+    error(...args: unknown[]) {
+      errors.push(text(args));
+      return logger;
+    },
+    warn(...args: unknown[]) {
+      if (level >= 2) onWarning?.(text(args));
+      return logger;
+    },
+    info() {
+      return logger;
+    },
+    debug() {
+      return logger;
+    },
+  };
+  return logger;
+}
+
+/**
+ * Compiles a Vega-Lite spec and renders it to an SVG string, with Vega's SVG renderer. Text is laid
+ * out with DejaVu Sans' widths (the face `renderPng` draws with; Verdana is the nearest fallback in
+ * a browser), as there is no canvas in Node to measure it.
+ *
+ * @example
+ * const svg = await renderSvg(crossMarketHeatmap(rows));
+ * await writeFile('heatmap.svg', svg);
+ */
+export async function renderSvg(spec: ChartSpec, options: RenderOptions = {}): Promise<string> {
+  return toSvg(spec, options);
+}
+
+async function toSvg(spec: ChartSpec, options: RenderOptions): Promise<string> {
+  const [vl, vega] = await Promise.all([import('vega-lite'), import('vega')]);
+  useDejaVuMetrics(vega);
+  const logger = chartLogger(options.onWarning);
+  let vegaSpec;
+  try {
+    vegaSpec = vl.compile(spec, { logger }).spec;
+  } catch (error) {
+    throw new UsageError(`The chart spec does not compile with Vega-Lite: ${error instanceof Error ? error.message : String(error)}.`, {
+      hint: 'Check the spec against https://vega.github.io/vega-lite/docs/.',
+      cause: error,
+    });
+  }
+  // Charts never fetch (DESIGN.md): data must come inline. Checked on the compiled spec, where
+  // every data source of every layer and facet has been gathered into one list.
+  const remote = (vegaSpec.data ?? []).flatMap((d) => ('url' in d && d.url !== undefined ? [typeof d.url === 'string' ? d.url : JSON.stringify(d.url)] : []));
+  if (remote.length > 0) {
+    throw new UsageError(`The chart spec asks to load ${remote.join(', ')}; charts render only data given inline in the spec (data.values).`);
+  }
+  const view = new vega.View(vega.parse(vegaSpec), { renderer: 'none', logger, loader: noFetchLoader(vega.loader()) });
+  try {
+    const svg = await view.toSVG();
+    if (logger.errors.length > 0) throw new UsageError(`Vega could not render the chart: ${logger.errors.join('; ')}.`);
+    return svg;
+  } finally {
+    view.finalize();
+  }
+}
+
+/**
+ * Renders a Vega-Lite spec to a PNG: `renderSvg`, then resvg with the fonts loaded explicitly, so
+ * the same spec gives the same bytes. Rasterising runs on libuv's thread pool, so several charts
+ * rendered with `Promise.all` use several cores.
+ *
+ * @throws FontMissingError when a font file is missing (install `fonts-dejavu-core`).
+ * @example
+ * const png = await renderPng(powerGrid(rows), { scale: 2 });
+ * await writeFile('power-grid.png', png);
+ */
+export async function renderPng(spec: ChartSpec, options: PngOptions = {}): Promise<Buffer> {
+  const fonts = options.fonts ?? DEFAULT_CHART_FONTS;
+  checkFonts(fonts);
+  const scale = options.scale ?? 1;
+  if (!(scale > 0 && scale <= 8)) throw new UsageError(`The PNG scale must be above 0 and at most 8; got ${scale}.`);
+  // Tooltips and ARIA labels are invisible in a raster image, and building their text for every
+  // mark is a quarter of Vega's time on a 5,000-point chart: drop them.
+  const svg = await toSvg(forRaster(spec), options);
+  const { renderAsync } = await import('@resvg/resvg-js');
+  const image = await renderAsync(svg, {
+    font: {
+      // No system font lookup: the output must not depend on what else is installed.
+      loadSystemFonts: false,
+      fontFiles: [fonts.regular, fonts.bold, ...(fonts.fallback ?? []).filter((file) => existsSync(file))],
+      // Vega writes the theme's font stack; without these, resvg falls back to a serif face.
+      defaultFontFamily: fonts.family,
+      sansSerifFamily: fonts.family,
+    },
+    fitTo: { mode: 'zoom', value: scale },
+    logLevel: 'off',
+  });
+  return image.asPng();
+}
+
+/** A copy of the spec without tooltips and ARIA attributes; the pixels are the same. */
+function forRaster(spec: ChartSpec): ChartSpec {
+  const strip = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(strip);
+    if (typeof node !== 'object' || node === null) return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'data' || key === 'config') out[key] = value;
+      else if (key === 'encoding' && typeof value === 'object' && value !== null) {
+        const { tooltip: _tooltip, ...rest } = value as Record<string, unknown>;
+        out[key] = strip(rest);
+      } else out[key] = strip(value);
+    }
+    return out;
+  };
+  const stripped = strip(spec) as ChartSpec;
+  return { ...stripped, config: { ...spec.config, aria: false } };
+}
+
+/** Width and height of an SVG from its root element, in CSS pixels. */
+export function svgSize(svg: string): { width: number; height: number } {
+  const root = /<svg\b[^>]*>/.exec(svg)?.[0] ?? '';
+  const width = Number(/\swidth="([\d.]+)"/.exec(root)?.[1]);
+  const height = Number(/\sheight="([\d.]+)"/.exec(root)?.[1]);
+  return { width, height };
+}
+
+/** The fields of a Vega scenegraph text item that text measurement reads. */
+interface TextItem {
+  fontSize?: number | string | null;
+  fontWeight?: number | string | null;
+  limit?: number | null;
+}
+
+/**
+ * Vega's text width in Node, from DejaVu Sans' advance widths instead of its 0.8 em per character
+ * estimate (see measure-text.ts). Vega calls this both to lay out text (where a `limit` caps the
+ * width) and, while truncating, on prefixes of the text: capping at the limit serves both, since a
+ * prefix that does not fit still compares as not fitting.
+ */
+function dejaVuWidth(item: TextItem, text: unknown): number {
+  const size = item.fontSize === null || item.fontSize === undefined ? 11 : Number(item.fontSize) || 0;
+  const value = text === null || text === undefined ? '' : String(text).trim();
+  if (size <= 0 || value === '') return 0;
+  const weight = item.fontWeight;
+  const bold = weight === 'bold' || weight === 'bolder' || Number(weight) >= 600;
+  const width = measureText(value, size, bold);
+  const limit = Number(item.limit);
+  return limit > 0 ? Math.min(width, limit) : width;
+}
+
+/**
+ * Installs `dejaVuWidth` as Vega's text measure. `textMetrics` is a documented extension point of
+ * vega-scenegraph (vl-convert replaces it the same way) but missing from vega's type definitions.
+ * It is process-wide; it only matters where there is no canvas, that is in Node.
+ */
+function useDejaVuMetrics(vega: object): void {
+  const metrics: unknown = Reflect.get(vega, 'textMetrics');
+  if (typeof metrics === 'object' && metrics !== null && Reflect.get(metrics, 'width') !== dejaVuWidth) {
+    Reflect.set(metrics, 'width', dejaVuWidth);
+  }
+}
+
+function checkFonts(fonts: ChartFonts): void {
+  if (!existsSync(fonts.regular)) throw new FontMissingError(fonts.family, fonts.regular);
+  if (!existsSync(fonts.bold)) throw new FontMissingError(`${fonts.family} Bold`, fonts.bold);
+}
+
+/** A loader that refuses to fetch, should anything in a spec still try (e.g. an image mark's URL). */
+function noFetchLoader(base: Loader): Loader {
+  const refuse = (uri: string): Promise<never> =>
+    Promise.reject(new UsageError(`The chart spec asks to load ${uri}; charts render only data given inline in the spec (data.values).`));
+  return { ...base, load: refuse, sanitize: refuse, http: refuse, file: refuse };
+}

@@ -1,0 +1,46 @@
+/**
+ * display(): one notebook output with the Vega-Lite spec, an image and a text fallback. The tslab
+ * kernel itself is exercised by executing a notebook (see the report of issue 5); here the
+ * bundle goes to an injected writer.
+ */
+import { describe, expect, it } from 'vitest';
+import { version } from 'vega-lite';
+import { UsageError, crossMarketBars, display, toMimeBundle, vegaLiteMimeType } from '../../src/index.js';
+import type { MimeBundle } from '../../src/index.js';
+import { VEGA_LITE_SCHEMA } from '../../src/charts/chart-spec.js';
+import * as f from './fixtures.js';
+import { pngSize } from './helpers.js';
+
+const spec = crossMarketBars(f.crossMarketRows(), { entityId: 1 });
+
+describe('display', () => {
+  it('uses the Vega-Lite MIME type of the installed major version', () => {
+    const major = version.split('.')[0];
+    expect(VEGA_LITE_SCHEMA).toBe(`https://vega.github.io/schema/vega-lite/v${major}.json`);
+    expect(vegaLiteMimeType(spec)).toBe(`application/vnd.vegalite.v${major}+json`);
+  });
+
+  it('writes one bundle: the spec, an SVG and text', async () => {
+    const written: MimeBundle[] = [];
+    await display(spec, { write: (b) => written.push(b) });
+    expect(written).toHaveLength(1);
+    const data = written[0]?.data ?? {};
+    expect(Object.keys(data)).toEqual([vegaLiteMimeType(spec), 'image/svg+xml', 'text/plain']);
+    expect(data[vegaLiteMimeType(spec)]).toBe(spec);
+    expect(String(data['image/svg+xml'])).toMatch(/^<svg/);
+    expect(data['text/plain']).toMatch(/^Lay's: Differentiation across markets\./);
+  });
+
+  it('can carry a PNG instead, shown at the chart size', async () => {
+    const bundle = await toMimeBundle(spec, { image: 'png', scale: 2 });
+    const png = Buffer.from(String(bundle.data['image/png']), 'base64');
+    const meta = bundle.metadata['image/png'] as { width: number; height: number };
+    expect(pngSize(png)).toEqual({ width: meta.width * 2, height: meta.height * 2 });
+    expect(bundle.data['image/svg+xml']).toBeUndefined();
+  });
+
+  it('says what to do outside a notebook', async () => {
+    await expect(display(spec)).rejects.toThrow(UsageError);
+    await expect(display(spec)).rejects.toThrow(/renderPng/);
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * Helpers for the chart tests: compile with vega-lite while capturing its logger, walk a spec's
+ * encodings, read a PNG's size.
+ */
+import { compile } from 'vega-lite';
+import type { ChartSpec } from '../../src/charts/chart-spec.js';
+
+type Logger = NonNullable<NonNullable<Parameters<typeof compile>[1]>['logger']>;
+
+/** Compiles the spec with vega-lite and returns every warning and error its logger received. */
+export function compileMessages(spec: ChartSpec): string[] {
+  const messages: string[] = [];
+  let level = 4;
+  const logger: Logger = {
+    level(l?: number) {
+      if (l === undefined) return level;
+      level = l;
+      return logger;
+    },
+    warn(...args: unknown[]) {
+      messages.push(`warn: ${args.map(String).join(' ')}`);
+      return logger;
+    },
+    error(...args: unknown[]) {
+      messages.push(`error: ${args.map(String).join(' ')}`);
+      return logger;
+    },
+    info(...args: unknown[]) {
+      messages.push(`info: ${args.map(String).join(' ')}`);
+      return logger;
+    },
+    debug() {
+      return logger;
+    },
+  };
+  compile(spec, { logger });
+  return messages.filter((m) => !m.startsWith('info:'));
+}
+
+export interface ChannelUse {
+  channel: string;
+  field?: string;
+  title?: unknown;
+  hasTitle: boolean;
+  def: Record<string, unknown>;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Every channel definition in every `encoding` of the spec (layers, facets and all). */
+export function channels(spec: unknown): ChannelUse[] {
+  const out: ChannelUse[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      node.forEach(visit);
+      return;
+    }
+    if (!isRecord(node)) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'encoding' && isRecord(value)) {
+        for (const [channel, def] of Object.entries(value)) {
+          const defs = Array.isArray(def) ? def : [def];
+          for (const d of defs) {
+            if (!isRecord(d)) continue;
+            out.push({ channel, ...(typeof d.field === 'string' ? { field: d.field } : {}), title: d.title, hasTitle: 'title' in d, def: d });
+          }
+        }
+      } else if (key === 'facet' && isRecord(value)) {
+        const defs = 'field' in value ? { facet: value } : value;
+        for (const [channel, d] of Object.entries(defs)) {
+          if (isRecord(d)) out.push({ channel, ...(typeof d.field === 'string' ? { field: d.field } : {}), title: d.title, hasTitle: 'title' in d, def: d });
+        }
+      } else if (key !== 'data' && key !== 'config') {
+        visit(value);
+      }
+    }
+  };
+  visit(spec);
+  return out;
+}
+
+/** The fields a channel encodes anywhere in the spec. */
+export function fieldsOf(spec: unknown, channel: string): string[] {
+  return [...new Set(channels(spec).flatMap((c) => (c.channel === channel && c.field !== undefined ? [c.field] : [])))];
+}
+
+/** Every inline data row of the spec (top-level and layer data). */
+export function dataRows(spec: unknown): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      node.forEach(visit);
+      return;
+    }
+    if (!isRecord(node)) return;
+    if (isRecord(node.data) && Array.isArray(node.data.values)) out.push(...node.data.values.filter(isRecord));
+    for (const [key, value] of Object.entries(node)) if (key !== 'data' && key !== 'config') visit(value);
+  };
+  visit(spec);
+  return out;
+}
+
+/** Width and height of a PNG, from its IHDR chunk. */
+export function pngSize(png: Uint8Array): { width: number; height: number } {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (!signature.every((b, i) => png[i] === b)) throw new Error('not a PNG');
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}

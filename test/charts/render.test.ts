@@ -1,0 +1,76 @@
+/**
+ * The rendering adapter: fonts loaded explicitly (with a clear error when missing), the same
+ * bytes for the same spec, no data fetched, Vega's warnings forwarded, bad specs refused.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CHART_FONTS, FontMissingError, UsageError, renderPng, renderSvg, truncateLabel } from '../../src/index.js';
+import type { ChartSpec } from '../../src/charts/chart-spec.js';
+import { VEGA_LITE_SCHEMA } from '../../src/charts/chart-spec.js';
+import { chartTheme } from '../../src/charts/chart-theme.js';
+import { pngSize } from './helpers.js';
+
+const tiny: ChartSpec = {
+  $schema: VEGA_LITE_SCHEMA,
+  title: 'Tiny',
+  config: chartTheme,
+  data: { values: [{ a: 'Alpha', b: 3 }, { a: 'Beta', b: 5 }] },
+  mark: 'bar',
+  encoding: { x: { field: 'a', type: 'nominal', title: 'Letter' }, y: { field: 'b', type: 'quantitative', title: 'Count' } },
+};
+
+describe('renderPng', () => {
+  it('fails with a typed error naming the missing font and the Debian package', async () => {
+    const fonts = { ...DEFAULT_CHART_FONTS, bold: '/nonexistent/DejaVuSans-Bold.ttf' };
+    const error = await renderPng(tiny, { fonts }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FontMissingError);
+    expect(error).toMatchObject({ code: 'font_missing', fontFile: '/nonexistent/DejaVuSans-Bold.ttf', debianPackage: 'fonts-dejavu-core' });
+    expect(String((error as Error).message)).toMatch(/DejaVu Sans Bold.*\/nonexistent\/DejaVuSans-Bold\.ttf.*fonts-dejavu-core/s);
+  });
+
+  it('gives the same bytes for the same spec, and scales', async () => {
+    const a = await renderPng(tiny, { scale: 2 });
+    const b = await renderPng(structuredClone(tiny), { scale: 2 });
+    expect(Buffer.compare(a, b)).toBe(0);
+    const one = pngSize(await renderPng(tiny));
+    expect(pngSize(a)).toEqual({ width: one.width * 2, height: one.height * 2 });
+  });
+
+  it('draws text in DejaVu Sans, not a serif fallback', async () => {
+    // The PNG equals resvg's rendering of the SVG with DejaVu Sans as the only font, and differs
+    // from the rendering with DejaVu Serif: the family in the SVG resolves to the sans face.
+    const { Resvg } = await import('@resvg/resvg-js');
+    const svg = await renderSvg(tiny);
+    const raster = (file: string, family: string) =>
+      new Resvg(svg, { font: { loadSystemFonts: false, fontFiles: [file], defaultFontFamily: family } }).render().asPng();
+    const png = await renderPng(tiny, { fonts: { ...DEFAULT_CHART_FONTS, bold: DEFAULT_CHART_FONTS.regular, fallback: [] } });
+    expect(Buffer.compare(png, raster(DEFAULT_CHART_FONTS.regular, 'DejaVu Sans'))).toBe(0);
+    expect(Buffer.compare(png, raster('/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf', 'DejaVu Serif'))).not.toBe(0);
+  });
+
+  it('refuses scales out of range', async () => {
+    await expect(renderPng(tiny, { scale: 0 })).rejects.toThrow(UsageError);
+  });
+});
+
+describe('renderSvg', () => {
+  it('lays text out with DejaVu Sans widths, so long labels are not cut by an estimate', async () => {
+    const name = truncateLabel('A brand name of quite some length indeed', 24);
+    const svg = await renderSvg({ ...tiny, data: { values: [{ a: name, b: 1 }] } });
+    expect(svg).toContain(`>${name}</text>`);
+    expect(svg).toContain("font-family=\"'DejaVu Sans', Verdana");
+  });
+
+  it('never fetches data: specs must carry their data inline', async () => {
+    const remote: ChartSpec = { ...tiny, data: { url: 'https://example.com/data.json' } };
+    await expect(renderSvg(remote)).rejects.toThrow(/data\.values/);
+  });
+
+  it('forwards warnings and refuses specs that do not compile', async () => {
+    const warnings: string[] = [];
+    await renderSvg({ ...tiny, encoding: { ...tiny.encoding, color: { field: 'a', type: 'quantitative', scale: { type: 'band' } } } } as ChartSpec, {
+      onWarning: (w) => warnings.push(w),
+    });
+    expect(warnings.length).toBeGreaterThan(0);
+    await expect(renderSvg({ mark: 'nonsense' } as unknown as ChartSpec)).rejects.toThrow(UsageError);
+  });
+});
