@@ -373,6 +373,9 @@ function pageRefs(p: Plan, ctx: Ctx, offset: number, limit: number): { refs: Row
 // ---- serialisation -----------------------------------------------------------------------------
 
 /** How each score type's values are written: one decimal, three decimals, or integers (dataset/types.ts). */
+const TRUE = toBytes('true');
+const FALSE = toBytes('false');
+
 const decimalsOf = (scoreType: ScoreType): 1 | 3 | 0 => (scoreType === 'rank' || scoreType === 'pct' ? 1 : scoreType === 'c' ? 3 : 0);
 
 /** Writes rows of a plan as JSON into bytes: keys, names and included objects are encoded once. */
@@ -435,18 +438,54 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
   const openingKey = metaKeys.length > 0 ? undefined : keys[0] ? firstKeyOf(keys[0]) : includeWriters[0] ? firstKeyOf(includeWriters[0].prefix) : undefined;
   // Room a row's metric part can take: keys plus the longest number form.
   const metricBudget = keys.reduce((sum, k) => sum + k.length + 24, 2);
-  const nameKey = (v: string) => `\u0000${v}`;
+  // Local brand and category names, encoded once per page.
+  const names = new Map<string, Uint8Array>();
+  const textBytes = (v: string | undefined) => {
+    if (v === undefined) return NULL_BYTES;
+    let bytes = names.get(v);
+    if (bytes === undefined) names.set(v, (bytes = toJsonBytes(v)));
+    return bytes;
+  };
   const { tenths, thousandths, ints } = numberByteTables();
   return (ref: RowRef): void => {
     const block = p.blocks[ref.block];
     if (!block) return;
     const i = ref.row;
+    const study = ctx.idx.studies.get(block.studyId);
     for (let f = 0; f < p.meta.length; f++) {
       out.raw(metaKeys[f] as Uint8Array);
-      const v = metaValue(ctx, block, i, p.meta[f] as MetaField);
-      if (typeof v === 'number') out.int(v);
-      else if (typeof v === 'string') out.raw(cached(nameKey(v), () => v));
-      else out.ascii(v === null ? 'null' : v ? 'true' : 'false');
+      switch (p.meta[f] as MetaField) {
+        case 'id':
+          out.int(block.firstRowId + i);
+          break;
+        case 'study_id':
+          out.int(block.studyId);
+          break;
+        case 'brand_id':
+          out.int(block.rows.brandIds[i] ?? 0);
+          break;
+        case 'category_id':
+          out.int(block.rows.categoryIds[i] ?? 0);
+          break;
+        case 'audience_id':
+          out.int(block.audienceId);
+          break;
+        case 'country_id':
+          out.number(study?.countryId ?? Number.NaN);
+          break;
+        case 'year_id':
+          out.number(study?.yearId ?? Number.NaN);
+          break;
+        case 'brand_name':
+          out.raw(textBytes(block.rows.brandNames[i]));
+          break;
+        case 'category_name':
+          out.raw(textBytes(block.rows.categoryNames[i]));
+          break;
+        case 'is_duplicate':
+          out.raw(block.rows.isDuplicate[i] === 1 ? TRUE : FALSE);
+          break;
+      }
     }
     const values = valuesOf(ref.block);
     let first = p.meta.length === 0;
