@@ -52,8 +52,9 @@ export function crossMarketHeatmap(rows: readonly CrossMarketRow[], options: Cro
   const names = entityNames(picked);
   const means = new Map<string, number>();
   for (const r of picked) if (r.cross_market_mean !== null) means.set(entityKey(r), r.cross_market_mean);
+  const byName = options.sort === 'name';
   const keys = [...names.keys()].sort((a, b) => {
-    if (options.sort !== 'name') {
+    if (!byName) {
       const d = (means.get(b) ?? -Infinity) - (means.get(a) ?? -Infinity);
       if (d !== 0) return d;
     }
@@ -84,7 +85,7 @@ export function crossMarketHeatmap(rows: readonly CrossMarketRow[], options: Cro
 
   return {
     $schema: VEGA_LITE_SCHEMA,
-    title: chartTitle(options, `${first.metric_name} across markets`, `${title}, ${year}. Rows sorted by the cross-market mean; blank cells have no data.`),
+    title: chartTitle(options, `${first.metric_name} across markets`, `${title}, ${year}. ${byName ? 'Rows sorted by name' : 'Rows sorted by the cross-market mean'}; blank cells have no data.`),
     config: chartTheme,
     data: { values },
     // Grey behind the cells, so a missing value reads as a gap in the grid rather than as white.

@@ -36,6 +36,16 @@ export interface CrossYearLinesOptions extends ChartOptions {
  */
 const SHAPES = ['circle', 'square', 'triangle-up', 'diamond', 'triangle-down', 'cross', 'triangle-right'];
 
+/** Pixels between the plot's edges and the first and last periods. */
+const X_PADDING = 12;
+
+/**
+ * Slanted (-40°) labels of neighbouring ticks stay clear of each other from about this many pixels
+ * apart: the line height across the slant. Vega's overlap check cannot tell (it compares upright
+ * bounding boxes), so the builder decides.
+ */
+const SLANTED_LABEL_GAP = 20;
+
 /**
  * A metric over time, one line per brand (or company, or sector). The x axis is the period's
  * position (`period_order`), so quarterly waves sit between the years they belong to and are
@@ -94,13 +104,15 @@ export function crossYearLines(rows: readonly CrossYearRow[], options: CrossYear
     value: r.value,
     change: r.change,
   }));
-  const waves = picked.some((r) => !Number.isInteger(r.period_order));
+  // A wave is told by its label (`2024 Q1`), not by its position: a Q1 wave sits at the year itself.
+  const waves = picked.some((r) => r.period !== String(r.year));
+  const { positions, labels: periodLabels } = periodTicks(picked);
   const metric = metricTitle(first.metric_name, first.score_type);
   const noun = entityNoun(first.entity_kind);
   const brand = first.entity_kind === 'brand';
-  const periods = distinct(picked.map((r) => r.period_order)).sort((a, b) => a - b);
-  const span = periods.length > 0 ? `${formatPeriod(periods[0] ?? 0)}–${formatPeriod(periods[periods.length - 1] ?? 0)}` : '';
+  const span = periodLabels.length > 0 ? `${periodLabels[0] ?? ''}–${periodLabels[periodLabels.length - 1] ?? ''}` : '';
   const where = markets.length === 1 ? `${markets[0] ?? ''}, ` : '';
+  const width = options.width ?? (facet ? 220 : 480);
 
   const seriesOrder = keys.map((k) => labels.get(k) ?? k);
   const panel: LayeredPanel = {
@@ -109,12 +121,15 @@ export function crossYearLines(rows: readonly CrossYearRow[], options: CrossYear
         field: 'period_order',
         type: 'quantitative',
         title: waves ? 'Period' : 'Year',
-        scale: { zero: false, nice: false, padding: 12 },
+        scale: { zero: false, nice: false, padding: X_PADDING },
         axis: {
-          tickMinStep: waves ? 0.25 : 1,
-          // Quarterly waves are stored as year + (quarter - 1) / 4; show them as `2024 Q2`.
-          labelExpr: "floor(datum.value) + (datum.value % 1 ? ' Q' + (round((datum.value % 1) * 4) + 1) : '')",
+          // A tick at each period of the data, labelled with the period's own label (`2024`,
+          // `2024 Q2`): the position alone cannot tell a year from its Q1 wave.
+          values: positions,
+          labelExpr: `${JSON.stringify(periodLabels)}[indexof(${JSON.stringify(positions)}, datum.value)] || ''`,
           grid: false,
+          // Waves put ticks a quarter apart: slanted labels fit closer together than level ones.
+          ...(waves ? { labelAngle: -40, labelAlign: 'right' as const, labelBaseline: 'top' as const, labelOverlap: slantedLabelsFit(positions, width) ? false : ('greedy' as const) } : {}),
         },
       },
       y: {
@@ -164,7 +179,7 @@ export function crossYearLines(rows: readonly CrossYearRow[], options: CrossYear
       data: { values },
       facet: { field: 'market', type: 'nominal', title: null, sort: markets, header: { labelAnchor: 'start' } },
       columns: options.columns ?? 3,
-      spec: { ...panel, width: options.width ?? 220, height: options.height ?? 160 },
+      spec: { ...panel, width, height: options.height ?? 160 },
     };
   }
   return {
@@ -172,14 +187,33 @@ export function crossYearLines(rows: readonly CrossYearRow[], options: CrossYear
     title,
     config: chartTheme,
     data: { values },
-    width: options.width ?? 480,
+    width,
     height: options.height ?? 300,
     ...panel,
   };
 }
 
-function formatPeriod(order: number): string {
-  const year = Math.floor(order);
-  const quarter = Math.round((order - year) * 4) + 1;
-  return Number.isInteger(order) ? String(year) : `${year} Q${quarter}`;
+/** Whether every slanted period label fits on an axis `width` pixels wide, ticks at `positions` (ascending). */
+function slantedLabelsFit(positions: readonly number[], width: number): boolean {
+  const first = positions[0];
+  const last = positions[positions.length - 1];
+  if (first === undefined || last === undefined || last === first) return true;
+  let gap = Infinity;
+  for (let i = 1; i < positions.length; i++) gap = Math.min(gap, (positions[i] ?? 0) - (positions[i - 1] ?? 0));
+  return ((width - 2 * X_PADDING) * gap) / (last - first) >= SLANTED_LABEL_GAP;
+}
+
+/**
+ * The x axis's ticks: each distinct `period_order` of the rows, ascending, with its period label.
+ * Two periods can share a position (one market's full year and another's Q1 wave of that year, both
+ * at the year): that tick is labelled with the year, and the tooltips tell the periods apart.
+ */
+function periodTicks(rows: readonly CrossYearRow[]): { positions: number[]; labels: string[] } {
+  const byPosition = new Map<number, string>();
+  for (const r of rows) {
+    const seen = byPosition.get(r.period_order);
+    byPosition.set(r.period_order, seen === undefined || seen === r.period ? r.period : String(r.year));
+  }
+  const positions = [...byPosition.keys()].sort((a, b) => a - b);
+  return { positions, labels: positions.map((p) => byPosition.get(p) ?? String(p)) };
 }

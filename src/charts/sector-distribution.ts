@@ -2,6 +2,7 @@
  * Sector distribution: box plots of a metric per sector, across markets.
  */
 import type { SectorSummaryRow, SectorValueRow } from '../frames/types.js';
+import { quantileSorted } from '../frames/stats.js';
 import type { ScoreType } from '../schemas/score-types.js';
 import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
 import { CHART_PALETTE, chartTheme } from './chart-theme.js';
@@ -64,12 +65,6 @@ function pick<R extends SectorValueRow | SectorSummaryRow>(rows: readonly R[], o
   return { rows: picked, first: firstRow(picked, 'sector distribution'), year, markets: distinct(picked.map((r) => r.market)).sort() };
 }
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = (s.length - 1) / 2;
-  return ((s[Math.floor(mid)] ?? 0) + (s[Math.ceil(mid)] ?? 0)) / 2;
-}
-
 /** Sector labels (truncated, unique) in order of their median value, highest first. */
 function sectorOrder(entries: readonly { sector_id: number; sector_name: string; value: number }[], max: number): { order: string[]; labels: Map<number, string> } {
   const byId = new Map<number, { name: string; values: number[] }>();
@@ -78,7 +73,9 @@ function sectorOrder(entries: readonly { sector_id: number; sector_name: string;
     s.values.push(e.value);
     byId.set(e.sector_id, s);
   }
-  const ids = [...byId.keys()].sort((a, b) => median(byId.get(b)?.values ?? []) - median(byId.get(a)?.values ?? []) || (byId.get(a)?.name ?? '').localeCompare(byId.get(b)?.name ?? ''));
+  // The median as the frames compute it (`quantileSorted`, numpy's `linear`), as in `sectorSummary`.
+  const medians = new Map([...byId].map(([id, s]) => [id, quantileSorted(s.values.sort((a, b) => a - b), 0.5)]));
+  const ids = [...byId.keys()].sort((a, b) => (medians.get(b) ?? 0) - (medians.get(a) ?? 0) || (byId.get(a)?.name ?? '').localeCompare(byId.get(b)?.name ?? ''));
   const labels = uniqueLabels(ids.map((id) => ({ key: id, name: byId.get(id)?.name ?? String(id) })), max);
   return { order: ids.map((id) => labels.get(id) ?? String(id)), labels };
 }

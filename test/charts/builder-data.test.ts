@@ -13,6 +13,7 @@ import {
   crossYearLines,
   pillarsProfile,
   powerGrid,
+  renderSvg,
   sectorDistribution,
   slopeChart,
   truncateLabel,
@@ -20,7 +21,7 @@ import {
 import { measureText } from '../../src/charts/measure-text.js';
 import type { CrossMarketRow, CrossYearRow } from '../../src/frames/types.js';
 import * as f from './fixtures.js';
-import { channels, compileMessages, dataRows } from './helpers.js';
+import { axisLabels, channels, compileMessages, dataRows } from './helpers.js';
 
 const subtitleOf = (spec: { title?: unknown }): string => {
   const t = spec.title as { subtitle?: string | string[] } | undefined;
@@ -58,6 +59,14 @@ describe('crossMarketHeatmap', () => {
     const spec = crossMarketHeatmap(f.crossMarketRows());
     const colour = channels(spec).find((c) => c.channel === 'color' && c.field === 'value')?.def.scale;
     expect(colour).toMatchObject({ scheme: 'blueorange', domain: [0, 100], domainMid: 50, reverse: true });
+  });
+
+  it('says in the subtitle how the rows are sorted', () => {
+    expect(subtitleOf(crossMarketHeatmap(f.crossMarketRows()))).toContain('Rows sorted by the cross-market mean;');
+    expect(subtitleOf(crossMarketHeatmap(f.crossMarketRows(), { sort: 'mean' }))).toContain('Rows sorted by the cross-market mean;');
+    const byName = subtitleOf(crossMarketHeatmap(f.crossMarketRows(), { sort: 'name' }));
+    expect(byName).toContain('Rows sorted by name;');
+    expect(byName).not.toContain('mean');
   });
 
   it('refuses to draw nothing', () => {
@@ -100,16 +109,42 @@ describe('crossYearLines', () => {
     expect(new Set(dataRows(spec).map((r) => r.series))).toEqual(new Set(['Apple', 'Coca-Cola']));
   });
 
-  it('places quarterly waves between years and labels them as quarters', () => {
-    const rows: CrossYearRow[] = f.crossYearRows(['US']).filter((r) => r.entity_id === 8 && r.year === 2024);
-    const base = rows[0];
-    if (!base) throw new Error('fixture');
-    const waves = [1, 2, 3].map((q) => ({ ...base, period: `2024 Q${q}`, period_order: 2024 + (q - 1) / 4, value: 98 + q / 10 }));
-    const spec = crossYearLines(waves);
+  it('places quarterly waves between years and labels each tick with its period', async () => {
+    const spec = crossYearLines(f.crossYearWaveRows(['US']));
     expect(compileMessages(spec)).toEqual([]);
     const x = channels(spec).find((c) => c.channel === 'x')?.def;
     expect(x?.title).toBe('Period');
-    expect(JSON.stringify(x?.axis)).toContain("' Q'");
+    expect(x?.axis).toMatchObject({ values: [2020, 2021, 2022, 2023, 2024, 2024.25, 2024.5, 2024.75] });
+    expect(subtitleOf(spec)).toContain('2020–2024 Q4');
+    expect(axisLabels(await renderSvg(spec), 'X')).toEqual([['2020', '2021', '2022', '2023', '2024 Q1', '2024 Q2', '2024 Q3', '2024 Q4']]);
+  });
+
+  it('tells a Q1 wave from a year by its label, though both sit at the year', async () => {
+    // Only first-quarter waves: every period_order is a whole number.
+    const rows = f.crossYearRows(['US']).map((r) => ({ ...r, period: `${r.year} Q1` }));
+    expect(rows.every((r) => Number.isInteger(r.period_order))).toBe(true);
+    const spec = crossYearLines(rows);
+    expect(channels(spec).find((c) => c.channel === 'x')?.def.title).toBe('Period');
+    expect(subtitleOf(spec)).toContain('2020 Q1–2024 Q1');
+    expect(axisLabels(await renderSvg(spec), 'X')).toEqual([['2020 Q1', '2021 Q1', '2022 Q1', '2023 Q1', '2024 Q1']]);
+  });
+
+  it('labels full years as years, whole numbers without separators', async () => {
+    const spec = crossYearLines(f.crossYearRows(['GB']));
+    expect(channels(spec).find((c) => c.channel === 'x')?.def.title).toBe('Year');
+    expect(axisLabels(await renderSvg(spec), 'X')).toEqual([['2020', '2021', '2022', '2023', '2024']]);
+  });
+
+  it('labels a position shared by one market’s year and another’s Q1 wave with the year, and keeps periods in tooltips', async () => {
+    const spec = crossYearLines(f.crossYearWaveRows(['GB', 'US']));
+    const x = channels(spec).find((c) => c.channel === 'x')?.def;
+    const labels = `${String((x?.axis as { labelExpr?: string } | undefined)?.labelExpr)}`;
+    expect(labels).toContain('"2024","2024 Q2","2024 Q3","2024 Q4"');
+    expect(new Set(dataRows(spec).filter((r) => r.period_order === 2024).map((r) => r.period))).toEqual(new Set(['2024', '2024 Q1']));
+    // Small panels: quarter labels that would overlap are left out; the years stay.
+    const panels = axisLabels(await renderSvg(spec), 'X');
+    expect(panels).toHaveLength(2);
+    for (const drawn of panels) expect(drawn).toEqual(expect.arrayContaining(['2020', '2021', '2022', '2023', '2024']));
   });
 });
 
@@ -235,6 +270,19 @@ describe('sectorDistribution', () => {
     const order = sortOf(spec, 'y') as string[];
     expect(order).toHaveLength(5);
     expect(order).toContain('Technology & Telecommun…');
+  });
+
+  it('orders sectors by their median (interpolated for even counts), not their mean', () => {
+    const template = f.sectorValueRows()[0];
+    if (!template) throw new Error('fixture');
+    const sectors: [number, string, number[]][] = [
+      [1, 'Skewed', [10, 20, 30, 100]], // median 25, mean 40
+      [2, 'Tight', [28, 29, 31, 32]], // median 30, mean 30
+      [3, 'Low', [1, 2]], // median 1.5
+      [4, 'Between', [24, 26, 27]], // median 26: between the two interpolated medians
+    ];
+    const rows = sectors.flatMap(([id, name, values]) => values.map((value, i) => ({ ...template, sector_id: id, sector_name: name, brand_id: id * 100 + i, value })));
+    expect(sortOf(sectorDistribution(rows), 'y')).toEqual(['Tight', 'Between', 'Skewed', 'Low']);
   });
 
   it('draws summaries as the spread of market means, a point per market', () => {

@@ -37,9 +37,12 @@ interface Case {
 
 const CASES: Case[] = [
   { name: 'cross-market-heatmap', spec: () => crossMarketHeatmap(f.crossMarketRows()), fields: { x: ['market_label'], y: ['entity'], color: ['value'], text: ['value'] }, fixture: true },
+  { name: 'cross-market-heatmap-by-name', spec: () => crossMarketHeatmap(f.crossMarketRows(), { sort: 'name' }), fields: { x: ['market_label'], y: ['entity'], color: ['value'], text: ['value'] } },
   { name: 'cross-market-bars', spec: () => crossMarketBars(f.crossMarketRows(), { entityId: 1 }), fields: { x: ['value', 'mean'], y: ['market'], color: ['position'] }, fixture: true },
   { name: 'cross-year-lines', spec: () => crossYearLines(f.crossYearRows()), fields: { x: ['period_order'], y: ['value'], color: ['series'], facet: ['market'] }, fixture: true },
   { name: 'cross-year-lines-one-market', spec: () => crossYearLines(f.crossYearRows(['GB'])), fields: { x: ['period_order'], y: ['value'], color: ['series'] } },
+  { name: 'cross-year-lines-waves', spec: () => crossYearLines(f.crossYearWaveRows(['US'])), fields: { x: ['period_order'], y: ['value'], color: ['series'] }, fixture: true },
+  { name: 'cross-year-lines-waves-markets', spec: () => crossYearLines(f.crossYearWaveRows(['GB', 'US'])), fields: { x: ['period_order'], y: ['value'], color: ['series'], facet: ['market'] } },
   { name: 'slope-chart', spec: () => slopeChart(f.crossYearRows(), { market: 'GB' }), fields: { x: ['period'], y: ['value', 'label_y'], color: ['direction'], text: ['label'] }, fixture: true },
   { name: 'pillars-profile', spec: () => pillarsProfile(f.pillarTidyRows()), fields: { y: ['brand'], yOffset: ['pillar'], x: ['value'], color: ['pillar'] }, fixture: true },
   { name: 'pillars-profile-cross-market', spec: () => pillarsProfile(f.pillarCrossMarketRows()), fields: { y: ['brand'], x: ['value'] } },

@@ -366,3 +366,37 @@ export function companyRows(): CompanyRollupRow[] {
   }
   return rows;
 }
+
+/**
+ * `crossYear(..., { waves: true })` rows: as `crossYearRows`, but the US's 2024 is four quarterly
+ * waves (`2024 Q1`..`2024 Q4`, at 2024, 2024.25, 2024.5, 2024.75) instead of one full year.
+ */
+export function crossYearWaveRows(markets: readonly MarketCode[] = ['US']): CrossYearRow[] {
+  const series = new Map<string, CrossYearRow[]>();
+  for (const r of crossYearRows(markets)) {
+    const periods =
+      r.country_code === 'US' && r.year === 2024
+        ? [1, 2, 3, 4].map((q) => ({
+            ...r,
+            period: `2024 Q${q}`,
+            period_order: 2024 + (q - 1) / 4,
+            // A wobble of up to ±1.5 points around the year's value, different for each brand.
+            value: Math.min(99.9, Math.round(((r.value ?? 0) + (((r.entity_id * 7 + q * 5) % 7) - 3) / 2) * 10) / 10),
+          }))
+        : [r];
+    const key = `${r.entity_id}|${r.country_code}`;
+    series.set(key, [...(series.get(key) ?? []), ...periods]);
+  }
+  return [...series.values()].flatMap((list) => {
+    const span = (list[list.length - 1]?.value ?? 0) - (list[0]?.value ?? 0);
+    return list.map((r, i) => {
+      const before = list[i - 1]?.value;
+      return {
+        ...r,
+        change: before === undefined || before === null || r.value === null ? null : r.value - before,
+        change_over_span: span,
+        trend: Math.abs(span) < 1 ? ('flat' as const) : span > 0 ? ('up' as const) : ('down' as const),
+      };
+    });
+  });
+}

@@ -107,3 +107,16 @@ export function pngSize(png: Uint8Array): { width: number; height: number } {
   if (!signature.every((b, i) => png[i] === b)) throw new Error('not a PNG');
   return { width: view.getUint32(16), height: view.getUint32(20) };
 }
+
+/**
+ * The labels Vega drew on each x (or y) axis of a rendered SVG, one array per axis (one per panel
+ * for small multiples), without the labels its overlap check hid.
+ */
+export function axisLabels(svg: string, axis: 'X' | 'Y'): string[][] {
+  const out: string[][] = [];
+  for (const m of svg.matchAll(new RegExp(`aria-label="${axis}-axis[^"]*"`, 'g'))) {
+    const group = /role-axis-label"[^>]*>([\s\S]*?)<\/g>/.exec(svg.slice(m.index + m[0].length))?.[1] ?? '';
+    out.push([...group.matchAll(/<text([^>]*)>([^<]*)<\/text>/g)].filter((t) => !/opacity="0"/.test(t[1] ?? '')).map((t) => t[2] ?? ''));
+  }
+  return out;
+}
