@@ -4,24 +4,15 @@
  */
 import { DataError } from '../errors.js';
 import type { AnnualResult } from '../schemas/companies.js';
-import {
-  dedupeInfo,
-  entityIds,
-  entityNames,
-  keepMask,
-  prepareBrandscape,
-  resolveColumns,
-  scoreTypeNotes,
-  selectRows,
-  withKnownEntity,
-  type BrandscapeInput,
-  type BrandscapeSelection,
-} from './brandscape-input.js';
-import type { DedupeInfo } from './dedupe.js';
+import type { BrandscapeInput, BrandscapeSelection } from './brandscape-input.js';
+import { dedupeInfo, keepMask, type DedupeInfo } from './dedupe.js';
+import { entityIds, entityNames } from './entity-of.js';
 import type { FrameMeta, FrameTable } from './frame-table.js';
-import { groupIndex, groupSegments } from './group-index.js';
-import { buildCells, cellValues, periodRows } from './period-cells.js';
+import { brandGroups, cellValues, groupValues, periodRows } from './period-cells.js';
+import { prepareBrandscape } from './prepare-brandscape.js';
+import { resolveColumns, scoreTypeNotes } from './resolve-columns.js';
 import { MARKET_KINDS, METRIC_KINDS, resultTable, type ResultSchema } from './result-table.js';
+import { selectRows, withKnownEntity } from './select-rows.js';
 import { compareText, orNull } from './stats.js';
 import type { CompanyRollupRow, CompanyWeighting } from './types.js';
 
@@ -177,33 +168,16 @@ export function companyRollup(input: CompanyInput, options: CompanyRollupOptions
 
   const companies = new Map(input.companies.map((c) => [c.id, c]));
   const prices = pricesByCompany(input.stockPrices ?? [], companies, notes);
-  const brandCells = buildCells(prep, setup, [company, prep.brandId]);
-  const groups = groupIndex([company, setup.country, setup.period], brandCells.firstRow);
-  const { order, start } = groupSegments(groups);
+  const groups = brandGroups(prep, setup, company);
+  // Per brand cell: the brand's share of its company (NaN when unknown), the weight of its value.
+  const shares = Float64Array.from(groups.cells.firstRow, (row) => prep.brands.get(prep.brandId[row]!)?.share_of_company ?? NaN);
   const withoutCompany = new Set<number>();
 
   const out: CompanyRollupRow[] = [];
   for (const info of columns) {
-    const { value } = cellValues(brandCells, prep.table.numbers(info.column), keepMask(prep, info, mode));
+    const { value, nBrands, weighted } = groupValues(groups, cellValues(groups.cells, prep.table.numbers(info.column), keepMask(prep, info, mode)), shares);
     for (let g = 0; g < groups.count; g++) {
-      const values: number[] = [];
-      const shares: number[] = [];
-      for (let p = start[g]!; p < start[g + 1]!; p++) {
-        const cell = order[p]!;
-        const v = value[cell]!;
-        if (!Number.isFinite(v)) continue;
-        values.push(v);
-        shares.push(prep.brands.get(prep.brandId[brandCells.firstRow[cell]!]!)?.share_of_company ?? NaN);
-      }
-      const byShare = values.length > 0 && shares.every((s) => Number.isFinite(s) && s > 0);
-      const weighting: CompanyWeighting = byShare ? 'share_of_company' : 'equal';
-      let sum = 0;
-      let weights = 0;
-      values.forEach((v, i) => {
-        const w = byShare ? shares[i]! : 1;
-        sum += w * v;
-        weights += w;
-      });
+      const weighting: CompanyWeighting = weighted[g] === 1 ? 'share_of_company' : 'equal';
       const row = groups.firstRow[g]!;
       const study = prep.studies.get(prep.studyId[row]!)!;
       const companyId = company[row]!;
@@ -223,9 +197,9 @@ export function companyRollup(input: CompanyInput, options: CompanyRollupOptions
         metric_group: info.group,
         score_type: info.scoreType,
         column: info.column,
-        value: orNull(weights > 0 ? sum / weights : NaN),
+        value: orNull(value[g]!),
         weighting,
-        n_brands: values.length,
+        n_brands: nBrands[g]!,
         currency: result?.currency ?? record?.currency ?? null,
         revenue: result?.revenue ?? null,
         operating_income: result?.operating_income ?? null,

@@ -4,29 +4,25 @@
  */
 import { DataError } from '../errors.js';
 import type { ScoreType } from '../schemas/score-types.js';
-import {
-  dedupeInfo,
-  entityOf,
-  keepMask,
-  prepareBrandscape,
-  resolveColumns,
-  scoreTypeNotes,
-  selectRows,
-  withKnownEntity,
-  type BrandscapeInput,
-  type BrandscapeSelection,
-} from './brandscape-input.js';
-import type { DedupeInfo } from './dedupe.js';
+import type { BrandscapeInput, BrandscapeSelection } from './brandscape-input.js';
+import { dedupeInfo, keepMask, type DedupeInfo } from './dedupe.js';
+import { entityOf } from './entity-of.js';
 import type { FrameMeta, FrameTable } from './frame-table.js';
-import { buildCells, cellValues, periodRows } from './period-cells.js';
+import { brandGroups, brandWeightsNote, cellValues, groupValues, periodRows } from './period-cells.js';
+import { prepareBrandscape } from './prepare-brandscape.js';
+import { resolveColumns, scoreTypeNotes } from './resolve-columns.js';
 import { ENTITY_KINDS, MARKET_KINDS, METRIC_KINDS, resultTable, type ResultSchema } from './result-table.js';
-import { compareText, orNull, ranksDescending } from './stats.js';
+import { selectRows, withKnownEntity } from './select-rows.js';
+import { compareText, mean, orNull, ranksDescending } from './stats.js';
 import type { CrossMarketRow, EntityKind } from './types.js';
 
 export interface CrossMarketOptions extends BrandscapeSelection {
   /** The calendar year compared. */
   year: number;
-  /** Row grain: each brand (default), or the brands of each company or sector taken together (equal weights). */
+  /**
+   * Row grain: each brand (default), or the brands of each company or sector taken together: the
+   * mean of the brands' values, each brand weighted equally (a brand's value is the mean of its rows).
+   */
   by?: EntityKind;
 }
 
@@ -56,8 +52,10 @@ const SCHEMA: ResultSchema = {
 /**
  * Compares entities across the markets of one year: each market's value, the difference from the
  * entity's cross-market mean, its rank among the markets (1 = highest; ties share a rank) and the
- * number of rows behind each cell (after de-duplication). A cell is the mean of the entity's rows in
- * that market (US quarterly waves: the mean of the wave means). Percentile ranks are the default
+ * number of rows behind each cell (after de-duplication). A brand's cell is the mean of its rows in
+ * that market (US quarterly waves: the mean of the wave means); a company's or sector's is the mean of
+ * its brands' values, so a brand with rows in several categories counts once, as in `companyRollup`
+ * (which can weight brands by `share_of_company`) and `sectorSummary`. Percentile ranks are the default
  * score type: they are comparable across markets, raw construct scores less so.
  *
  * @example
@@ -76,28 +74,28 @@ export function crossMarket(input: BrandscapeInput, options: CrossMarketOptions)
   const entity = entityOf(prep, by);
   const setup = periodRows(prep, withKnownEntity(selected.rows, entity.ids, by, notes), 'year');
   notes.push(...setup.notes, ...scoreTypeNotes(columns, true));
-  if (by !== 'brand') notes.push(`Each ${by}'s value is the mean of its brands' rows in the market (equal weights).`);
-  const cells = buildCells(prep, setup, [entity.ids]);
+  if (by !== 'brand') notes.push(brandWeightsNote(by));
+  const groups = brandGroups(prep, setup, entity.ids);
 
-  // Cells of each entity (its markets), in first-appearance order.
-  const cellsOfEntity = new Map<number, number[]>();
-  for (let c = 0; c < cells.count; c++) {
-    const id = entity.ids[cells.firstRow[c]!]!;
-    const list = cellsOfEntity.get(id);
-    if (list) list.push(c);
-    else cellsOfEntity.set(id, [c]);
+  // Groups of each entity (its markets), in first-appearance order.
+  const groupsOfEntity = new Map<number, number[]>();
+  for (let g = 0; g < groups.count; g++) {
+    const id = entity.ids[groups.firstRow[g]!]!;
+    const list = groupsOfEntity.get(id);
+    if (list) list.push(g);
+    else groupsOfEntity.set(id, [g]);
   }
 
   const out: CrossMarketRow[] = [];
   for (const info of columns) {
-    const { value, nRows } = cellValues(cells, prep.table.numbers(info.column), keepMask(prep, info, mode));
-    for (const [id, list] of cellsOfEntity) {
-      const values = list.map((c) => value[c]!);
+    const { value, nRows } = groupValues(groups, cellValues(groups.cells, prep.table.numbers(info.column), keepMask(prep, info, mode)));
+    for (const [id, list] of groupsOfEntity) {
+      const values = list.map((g) => value[g]!);
       const present = values.filter((v) => Number.isFinite(v));
-      const mean = present.length > 0 ? present.reduce((a, b) => a + b, 0) / present.length : NaN;
+      const marketMean = mean(present);
       const ranks = ranksDescending(values);
-      list.forEach((c, i) => {
-        const row = cells.firstRow[c]!;
+      list.forEach((g, i) => {
+        const row = groups.firstRow[g]!;
         const study = prep.studies.get(prep.studyId[row]!)!;
         const v = values[i]!;
         out.push({
@@ -115,11 +113,11 @@ export function crossMarket(input: BrandscapeInput, options: CrossMarketOptions)
           column: info.column,
           year: options.year,
           value: orNull(v),
-          cross_market_mean: orNull(mean),
-          diff_from_mean: orNull(v - mean),
+          cross_market_mean: orNull(marketMean),
+          diff_from_mean: orNull(v - marketMean),
           market_rank: orNull(ranks[i]!),
           markets_compared: present.length,
-          n_rows: nRows[c]!,
+          n_rows: nRows[g]!,
         });
       });
     }

@@ -3,31 +3,30 @@
  * year-on-year change, change over the span, and a trend direction.
  */
 import type { ScoreType } from '../schemas/score-types.js';
-import {
-  dedupeInfo,
-  entityOf,
-  keepMask,
-  prepareBrandscape,
-  resolveColumns,
-  scoreTypeNotes,
-  selectRows,
-  withKnownEntity,
-  type BrandscapeInput,
-  type BrandscapeSelection,
-} from './brandscape-input.js';
-import type { DedupeInfo } from './dedupe.js';
+import type { BrandscapeInput, BrandscapeSelection } from './brandscape-input.js';
+import { dedupeInfo, keepMask, type DedupeInfo } from './dedupe.js';
+import { entityOf } from './entity-of.js';
 import type { FrameMeta, FrameTable } from './frame-table.js';
-import { buildCells, cellValues, periodRows, type PeriodMode } from './period-cells.js';
+import { brandGroups, brandWeightsNote, cellValues, groupValues, periodRows, type PeriodMode } from './period-cells.js';
+import { prepareBrandscape } from './prepare-brandscape.js';
+import { resolveColumns, scoreTypeNotes } from './resolve-columns.js';
 import { ENTITY_KINDS, MARKET_KINDS, METRIC_KINDS, resultTable, type ResultSchema } from './result-table.js';
+import { selectRows, withKnownEntity } from './select-rows.js';
 import { compareText, orNull } from './stats.js';
 import type { CrossYearRow, EntityKind, TrendDirection } from './types.js';
 
 export interface CrossYearOptions extends BrandscapeSelection {
   /** Years to compare (default: every year in the rows); each must have rows. */
   years?: readonly number[];
-  /** Keep US quarterly waves as periods of their own (default false: aggregated to their year). */
+  /**
+   * Keep US quarterly waves as periods of their own (default false: aggregated to their year). A
+   * full-year study of a market-year that has waves is then left out (noted in the metadata).
+   */
   waves?: boolean;
-  /** Row grain: each brand (default), or the brands of each company or sector taken together (equal weights). */
+  /**
+   * Row grain: each brand (default), or the brands of each company or sector taken together: the
+   * mean of the brands' values, each brand weighted equally (a brand's value is the mean of its rows).
+   */
   by?: EntityKind;
   /**
    * Largest change over the span still called `flat`: one number, or per score type. Defaults:
@@ -75,9 +74,10 @@ export function trendOf(change: number, tolerance: number): TrendDirection | nul
 }
 
 /**
- * Follows entities over years in each market. Each period's value is the mean of the entity's rows
- * in that market and period; US quarterly waves are aggregated to their year (the mean of the wave
- * values) unless `waves: true`. `change` is from the previous period with a value;
+ * Follows entities over years in each market. Each period's value is the mean of the brand's rows in
+ * that market and period (a company's or sector's: the mean of its brands' values); US quarterly
+ * waves are aggregated to their year (the mean of the wave values) unless `waves: true`, which keeps
+ * each wave as a period and leaves out a full-year study of the same market and year. `change` is from the previous period with a value;
  * `change_over_span` from the first to the last period with a value, and `trend` its direction.
  *
  * @example
@@ -96,37 +96,37 @@ export function crossYear(input: BrandscapeInput, options: CrossYearOptions): Fr
   const entity = entityOf(prep, by);
   const setup = periodRows(prep, withKnownEntity(selected.rows, entity.ids, by, notes), periods);
   notes.push(...setup.notes, ...scoreTypeNotes(columns, false));
-  if (by !== 'brand') notes.push(`Each ${by}'s value is the mean of its brands' rows in the market (equal weights).`);
-  const cells = buildCells(prep, setup, [entity.ids]);
+  if (by !== 'brand') notes.push(brandWeightsNote(by));
+  const groups = brandGroups(prep, setup, entity.ids);
 
-  // Series: entity x market; cells of a series in period order.
+  // Series: entity x market; groups of a series in period order.
   const series = new Map<string, number[]>();
-  for (let c = 0; c < cells.count; c++) {
-    const row = cells.firstRow[c]!;
+  for (let g = 0; g < groups.count; g++) {
+    const row = groups.firstRow[g]!;
     const key = `${entity.ids[row]!}:${setup.country[row]!}`;
     const list = series.get(key);
-    if (list) list.push(c);
-    else series.set(key, [c]);
+    if (list) list.push(g);
+    else series.set(key, [g]);
   }
-  for (const list of series.values()) list.sort((a, b) => setup.period[cells.firstRow[a]!]! - setup.period[cells.firstRow[b]!]!);
+  for (const list of series.values()) list.sort((a, b) => setup.period[groups.firstRow[a]!]! - setup.period[groups.firstRow[b]!]!);
 
   const tolerance = (type: ScoreType) =>
     typeof options.flatTolerance === 'number' ? options.flatTolerance : (options.flatTolerance?.[type] ?? DEFAULT_FLAT_TOLERANCE[type]);
   const out: CrossYearRow[] = [];
   for (const info of columns) {
-    const { value, nRows } = cellValues(cells, prep.table.numbers(info.column), keepMask(prep, info, mode));
+    const { value, nRows } = groupValues(groups, cellValues(groups.cells, prep.table.numbers(info.column), keepMask(prep, info, mode)));
     for (const list of series.values()) {
-      const present = list.filter((c) => Number.isFinite(value[c]!));
+      const present = list.filter((g) => Number.isFinite(value[g]!));
       const span = present.length >= 2 ? value[present[present.length - 1]!]! - value[present[0]!]! : NaN;
       const trend = trendOf(span, tolerance(info.scoreType));
       let previous = NaN;
-      for (const c of list) {
-        const row = cells.firstRow[c]!;
+      for (const g of list) {
+        const row = groups.firstRow[g]!;
         const study = prep.studies.get(prep.studyId[row]!)!;
         const code = setup.period[row]!;
         const year = Math.floor(code / 10);
         const quarter = code % 10;
-        const v = value[c]!;
+        const v = value[g]!;
         out.push({
           entity_kind: by,
           entity_id: entity.ids[row]!,
@@ -147,7 +147,7 @@ export function crossYear(input: BrandscapeInput, options: CrossYearOptions): Fr
           change: orNull(v - previous),
           change_over_span: orNull(span),
           trend,
-          n_rows: nRows[c]!,
+          n_rows: nRows[g]!,
         });
         if (Number.isFinite(v)) previous = v;
       }

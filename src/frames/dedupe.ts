@@ -6,8 +6,11 @@
  * would weight multi-category brands two or three times in a mean. Usage, preference and
  * recommendation are asked within a category and differ between the rows, as does every
  * `_category_index` (an index against the row's category): those keep their per-category rows.
+ *
+ * `keepMask` applies a mode to one column; `dedupeInfo` records what a result did.
  */
 import type { ScoreType } from '../schemas/score-types.js';
+import type { MetricInfo, PreparedBrandscape } from './prepare-brandscape.js';
 
 /**
  * - `auto` (default): category-agnostic columns use one row per brand and study; category-specific
@@ -44,4 +47,21 @@ const CATEGORY_METRIC = /usage|preference|recommend/i;
  */
 export function isCategorySpecific(metric: { metric: string; group: string; scoreType: ScoreType }): boolean {
   return metric.scoreType === 'category_index' || CATEGORY_METRIC.test(metric.metric) || CATEGORY_METRIC.test(metric.group);
+}
+
+/** Per column: the rows mask de-duplication applies (undefined = every row counts). */
+export function keepMask(prep: PreparedBrandscape, info: MetricInfo, mode: DedupeMode): Uint8Array | undefined {
+  return mode === 'none' || (mode === 'auto' && info.categorySpecific) ? undefined : prep.agnosticRow;
+}
+
+/** The de-duplication record of a result. */
+export function dedupeInfo(prep: PreparedBrandscape, rows: Int32Array, columns: readonly MetricInfo[], mode: DedupeMode): DedupeInfo {
+  let dropped = 0;
+  if (mode !== 'none') for (let k = 0; k < rows.length; k++) if (prep.agnosticRow[rows[k]!] === 0) dropped++;
+  return {
+    mode,
+    basis: prep.dedupeBasis,
+    categorySpecificColumns: mode === 'auto' ? columns.filter((c) => c.categorySpecific).map((c) => c.column) : [],
+    rowsDropped: columns.every((c) => mode === 'auto' && c.categorySpecific) ? 0 : dropped,
+  };
 }

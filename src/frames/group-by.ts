@@ -145,11 +145,7 @@ export function groupBy(table: FrameTable<object, FrameMeta>, by: string | reado
   const missing = columns.filter((c) => !numeric.includes(c));
   if (missing.length > 0) throw new DataError('Cannot aggregate columns the table does not have as numbers.', missing, numeric);
 
-  // The index lives only during this call, so its row-sized array can be the shared scratch buffer.
-  const index = groupIndex(keyColumns.map(keyCodes), allRows(table.length), {
-    scratch: true,
-    ...(options.sort === false ? {} : { sortBy: keyColumns.map(compareBy) }),
-  });
+  const index = groupIndex(keyColumns.map(keyCodes), allRows(table.length), options.sort === false ? {} : { sortBy: keyColumns.map(compareBy) });
   const out: [string, FrameColumn][] = keys.map((name, i) => [name, takeColumn(keyColumns[i]!, index.firstRow)]);
   if (options.size) {
     const sizes = new Int32Array(index.count);

@@ -27,11 +27,6 @@ export interface GroupIndex {
 export interface GroupIndexOptions {
   /** One comparator of table rows per key: groups are then numbered in ascending key order. */
   sortBy?: readonly ((a: number, b: number) => number)[];
-  /**
-   * Write `groupOf` into a buffer shared by every call with this option: valid only until the next
-   * such call. For callers that use the index and drop it before returning (groupBy, pivot).
-   */
-  scratch?: boolean;
 }
 
 /** Lookup tables above this many entries are not used (16 MB of Int32). */
@@ -40,8 +35,10 @@ const MAX_LOOKUP = 1 << 22;
 let allRowsCache = new Int32Array(0);
 
 /**
- * All rows 0..n-1. The array is shared between calls (it is never written after it is made): a
- * fresh 4 MB array per group-by would be garbage-collection pressure for nothing.
+ * All rows 0..n-1. The array is shared between calls and never written after it is made (callers
+ * must not write to it either), so an array handed out earlier stays valid. A fresh 4 MB array per
+ * group-by measured as a ~30% slower group-by of 1,000,000 rows while the loaded records are still
+ * referenced (each allocation brings on a full collection that marks every record).
  */
 export function allRows(n: number): Int32Array {
   if (allRowsCache.length !== n) {
@@ -49,12 +46,6 @@ export function allRows(n: number): Int32Array {
     for (let i = 0; i < n; i++) allRowsCache[i] = i;
   }
   return allRowsCache;
-}
-
-let scratchBuffer = new Int32Array(0);
-function scratchOf(n: number): Int32Array {
-  if (scratchBuffer.length < n) scratchBuffer = new Int32Array(n);
-  return scratchBuffer.subarray(0, n);
 }
 
 /** Integer codes of a column for grouping: equal values get equal codes, missing values one code. */
@@ -152,7 +143,7 @@ export function denseOf(codes: Int32Array, rows: Int32Array, compare: ((a: numbe
  */
 export function groupIndex(keys: readonly Int32Array[], rows: Int32Array, options: GroupIndexOptions = {}): GroupIndex {
   const n = rows.length;
-  const groupOf = options.scratch ? scratchOf(n) : new Int32Array(n);
+  const groupOf = new Int32Array(n);
   if (keys.length === 0 || n === 0) {
     groupOf.fill(0);
     return { groupOf, count: n > 0 ? 1 : 0, firstRow: n > 0 ? Int32Array.of(rows[0]!) : new Int32Array(0), rows };

@@ -31,7 +31,8 @@ type Client = Pick<BrandscapeClient, 'brandscape' | 'studies' | 'brands' | 'comp
 /**
  * Loads brandscape rows (country x year x audience, with brand, sector and company included; returned
  * as a `FrameTable`, so the records themselves can be collected), the studies with their country and year, the brands (global names, `share_of_company`) and the metric
- * catalogue; with `companies`, also those companies' annual results and stock prices.
+ * catalogue; with `companies`, also those companies' annual results and stock prices. The loads run
+ * concurrently; when one fails, or `load.signal` aborts, the others are aborted and the first error is thrown.
  *
  * @example
  * const client = createClient({ baseUrl: emulator.url, token: emulator.token });
@@ -45,29 +46,47 @@ export async function loadComparisonInput(client: Client, options: LoadCompariso
 export async function loadComparisonInput(client: Client, options: LoadComparisonOptions): Promise<BrandscapeInput | CompanyInput> {
   const codes = [...options.countryCodes];
   const years = [...options.years];
-  const signal = options.load?.signal ? { signal: options.load.signal } : {};
-  const [catalogue, rows, studies, brands] = await Promise.all([
-    client.metricCatalogue(signal),
-    client.brandscape.all(
-      {
-        filter: { country_code: codes, year_number: years, audiences: options.audience ?? 1 },
-        ...(options.metricKeys ? { metricKeys: options.metricKeys } : {}),
-        ...(options.metricGroupKeys ? { metricGroupKeys: options.metricGroupKeys } : {}),
-        include: ['brand', 'sector', 'company'],
-      },
-      options.load,
-    ),
-    client.studies.all({ filter: { country_codes: codes, year_numbers: years }, include: ['country', 'year'] }, signal),
-    client.brands.all({ filter: { country_codes: codes, year_numbers: years }, include: ['company', 'sector'] }, signal),
-  ]);
-  // The rows become a table at once: the comparisons read tables, and 1,000,000 loaded records
-  // left on the heap make every later garbage collection slower (see group-index.ts).
-  const input: BrandscapeInput = { rows: toTable(rows, { metricColumns: catalogue.columns.allColumns, source: 'brandscape' }), catalogue, studies, brands };
-  if (!options.companies) return input;
-  const ids = [...options.companies];
-  const [companies, stockPrices] = await Promise.all([
-    client.companies.all({ filter: { id: ids }, include: ['financials'] }, signal),
-    client.stockPrices.all({ filter: { companies: ids }, include: ['company', 'stock_exchange'] }, signal),
-  ]);
-  return { ...input, companies, stockPrices };
+  // Every load gets one signal, aborted when the caller's is or when any load fails: the loads run
+  // concurrently, and without it the others would go on fetching pages nobody will read.
+  const controller = new AbortController();
+  const caller = options.load?.signal;
+  const onCallerAbort = () => controller.abort(caller?.reason);
+  if (caller?.aborted) controller.abort(caller.reason);
+  else caller?.addEventListener('abort', onCallerAbort, { once: true });
+  const { signal } = controller;
+  const settle = <T>(load: Promise<T>): Promise<T> =>
+    load.catch((error: unknown) => {
+      controller.abort(error);
+      throw error;
+    });
+  try {
+    const [catalogue, rows, studies, brands] = await Promise.all([
+      settle(client.metricCatalogue({ signal })),
+      settle(
+        client.brandscape.all(
+          {
+            filter: { country_code: codes, year_number: years, audiences: options.audience ?? 1 },
+            ...(options.metricKeys ? { metricKeys: options.metricKeys } : {}),
+            ...(options.metricGroupKeys ? { metricGroupKeys: options.metricGroupKeys } : {}),
+            include: ['brand', 'sector', 'company'],
+          },
+          { ...options.load, signal },
+        ),
+      ),
+      settle(client.studies.all({ filter: { country_codes: codes, year_numbers: years }, include: ['country', 'year'] }, { signal })),
+      settle(client.brands.all({ filter: { country_codes: codes, year_numbers: years }, include: ['company', 'sector'] }, { signal })),
+    ]);
+    // The rows become a table at once: the comparisons read tables, and 1,000,000 loaded records
+    // left on the heap make every later garbage collection slower (see group-index.ts).
+    const input: BrandscapeInput = { rows: toTable(rows, { metricColumns: catalogue.columns.allColumns, source: 'brandscape' }), catalogue, studies, brands };
+    if (!options.companies) return input;
+    const ids = [...options.companies];
+    const [companies, stockPrices] = await Promise.all([
+      settle(client.companies.all({ filter: { id: ids }, include: ['financials'] }, { signal })),
+      settle(client.stockPrices.all({ filter: { companies: ids }, include: ['company', 'stock_exchange'] }, { signal })),
+    ]);
+    return { ...input, companies, stockPrices };
+  } finally {
+    caller?.removeEventListener('abort', onCallerAbort);
+  }
 }

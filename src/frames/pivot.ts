@@ -62,7 +62,7 @@ export function pivot(table: FrameTable<object, FrameMeta>, options: PivotOption
     const { lookup, min, codes } = byRow;
     rowOf = (i) => lookup[codes[i]! - min]!;
   } else {
-    const byRow = groupIndex(indexCodes, rows, { sortBy: indexColumns.map(compareBy), scratch: true });
+    const byRow = groupIndex(indexCodes, rows, { sortBy: indexColumns.map(compareBy) });
     R = byRow.count;
     rowFirst = byRow.firstRow;
     const groupOf = byRow.groupOf;

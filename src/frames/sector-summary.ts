@@ -2,27 +2,15 @@
  * `sectorSummary`: distribution of brand values per sector x market x year. Sectors, not
  * categories, are the unit that is comparable across markets (categories vary by market and year).
  */
-import {
-  dedupeInfo,
-  entityIds,
-  entityNames,
-  brandNames,
-  keepMask,
-  prepareBrandscape,
-  resolveColumns,
-  scoreTypeNotes,
-  selectRows,
-  withKnownEntity,
-  type BrandscapeInput,
-  type BrandscapeSelection,
-  type MetricInfo,
-  type PreparedBrandscape,
-} from './brandscape-input.js';
-import type { DedupeInfo, DedupeMode } from './dedupe.js';
+import type { BrandscapeInput, BrandscapeSelection } from './brandscape-input.js';
+import { dedupeInfo, keepMask, type DedupeInfo, type DedupeMode } from './dedupe.js';
+import { brandNames, entityIds, entityNames } from './entity-of.js';
 import type { FrameMeta, FrameTable } from './frame-table.js';
-import { groupIndex, groupSegments } from './group-index.js';
-import { buildCells, cellValues, periodRows, type Cells, type PeriodRows } from './period-cells.js';
+import { brandGroups, cellValues, periodRows, type BrandGroups, type PeriodRows } from './period-cells.js';
+import { prepareBrandscape, type MetricInfo, type PreparedBrandscape } from './prepare-brandscape.js';
+import { resolveColumns, scoreTypeNotes } from './resolve-columns.js';
 import { MARKET_KINDS, METRIC_KINDS, resultTable, type ResultSchema } from './result-table.js';
+import { selectRows, withKnownEntity } from './select-rows.js';
 import { compareText, mean, orNull, quantileSorted, sampleStd } from './stats.js';
 import type { SectorSummaryRow, SectorValueRow } from './types.js';
 
@@ -73,8 +61,8 @@ interface Observations {
   audience: number;
   notes: string[];
   mode: DedupeMode;
-  /** Observation cells (sector, brand[, category], market, year) for one column. */
-  cellsFor(info: MetricInfo): Cells;
+  /** Observation cells (sector, brand[, category], market, year) for one column, grouped by sector, market and year. */
+  groupsFor(info: MetricInfo): BrandGroups;
 }
 
 function observations(input: BrandscapeInput, options: SectorSummaryOptions): Observations {
@@ -86,8 +74,8 @@ function observations(input: BrandscapeInput, options: SectorSummaryOptions): Ob
   const sector = entityIds(prep, 'sector');
   const setup = periodRows(prep, withKnownEntity(selected.rows, sector, 'sector', notes), 'year');
   notes.push(...setup.notes, ...scoreTypeNotes(columns, true));
-  let byBrand: Cells | undefined;
-  let byCategory: Cells | undefined;
+  let byBrand: BrandGroups | undefined;
+  let byCategory: BrandGroups | undefined;
   return {
     prep,
     setup,
@@ -97,10 +85,10 @@ function observations(input: BrandscapeInput, options: SectorSummaryOptions): Ob
     audience: selected.audience,
     notes,
     mode,
-    cellsFor(info) {
+    groupsFor(info) {
       // Per-category observations where the rows are kept per category.
-      if (keepMask(prep, info, mode) === undefined) return (byCategory ??= buildCells(prep, setup, [sector, prep.brandId, prep.categoryId]));
-      return (byBrand ??= buildCells(prep, setup, [sector, prep.brandId]));
+      if (keepMask(prep, info, mode) === undefined) return (byCategory ??= brandGroups(prep, setup, sector, [prep.categoryId]));
+      return (byBrand ??= brandGroups(prep, setup, sector));
     },
   };
 }
@@ -131,10 +119,9 @@ export function sectorSummary(input: BrandscapeInput, options: SectorSummaryOpti
   const o = observations(input, options);
   const out: SectorSummaryRow[] = [];
   for (const info of o.columns) {
-    const cells = o.cellsFor(info);
-    const { value } = cellValues(cells, o.prep.table.numbers(info.column), keepMask(o.prep, info, o.mode));
-    const groups = groupIndex([o.sector, o.setup.country, o.setup.period], cells.firstRow);
-    const { order, start } = groupSegments(groups);
+    const groups = o.groupsFor(info);
+    const { value } = cellValues(groups.cells, o.prep.table.numbers(info.column), keepMask(o.prep, info, o.mode));
+    const { order, start } = groups;
     for (let g = 0; g < groups.count; g++) {
       const values: number[] = [];
       for (let p = start[g]!; p < start[g + 1]!; p++) {
@@ -191,7 +178,7 @@ export function sectorValues(input: BrandscapeInput, options: SectorSummaryOptio
   const names = brandNames(o.prep);
   const out: SectorValueRow[] = [];
   for (const info of o.columns) {
-    const cells = o.cellsFor(info);
+    const { cells } = o.groupsFor(info);
     const { value } = cellValues(cells, o.prep.table.numbers(info.column), keepMask(o.prep, info, o.mode));
     for (let c = 0; c < cells.count; c++) {
       const v = value[c]!;

@@ -24,6 +24,7 @@
  * `string`. Columns named in `metricColumns` are always `float`.
  */
 import { FrameTable, BOOL_NULL, INT_NULL, type ColumnKind, type FrameColumn, type FrameMeta, type FrameRow } from './frame-table.js';
+import { StringDictionary, textColumn } from './string-dictionary.js';
 
 export interface ToTableOptions {
   /** Columns that must be `float` whatever their values (metric columns: index scores are whole numbers). */
@@ -53,8 +54,7 @@ class Slot {
   kind = 0;
   num: Float64Array | undefined;
   codes: Int32Array | undefined;
-  dict: Map<string, number> | undefined;
-  dictionary: string[] = [];
+  strings: StringDictionary | undefined;
   bools: Uint8Array | undefined;
   mixed: unknown[] | undefined;
   children: Map<string, Slot> | undefined;
@@ -86,20 +86,13 @@ class Slot {
     if (v === null || v === undefined) return;
     if (typeof v === 'string') {
       if (this.kind === STR) {
-        const dict = this.dict!;
-        let code = dict.get(v);
-        if (code === undefined) {
-          code = this.dictionary.length;
-          this.dictionary.push(v);
-          dict.set(v, code);
-        }
-        this.codes![i] = code;
+        this.codes![i] = this.strings!.codeOf(v);
         return;
       }
       if (this.kind === 0) {
         this.kind = STR;
         this.codes = new Int32Array(this.n).fill(-1);
-        this.dict = new Map();
+        this.strings = new StringDictionary();
         this.add(i, v);
         return;
       }
@@ -171,6 +164,11 @@ class Slot {
     this.mixed![i] = v;
   }
 
+  /** The distinct texts of a text field (code = position). */
+  get dictionary(): string[] {
+    return this.strings?.values ?? [];
+  }
+
   scalarAt(r: number): unknown {
     switch (this.kind) {
       case NUM: {
@@ -179,7 +177,7 @@ class Slot {
       }
       case STR: {
         const c = this.codes![r]!;
-        return c < 0 ? null : this.dictionary[c];
+        return c < 0 ? null : this.strings!.values[c];
       }
       case BOOL: {
         const v = this.bools![r]!;
@@ -344,23 +342,11 @@ function columnOf(name: string, slot: Slot, metric: boolean, forced: ColumnKind 
       return { kind: 'string', codes: slot.codes!, dictionary: slot.dictionary };
     }
     case MIXED: {
-      const dict = new Map<string, number>();
-      const dictionary: string[] = [];
-      const codes = new Int32Array(n).fill(-1);
       const values = slot.mixed!;
-      for (let i = 0; i < n; i++) {
+      return textColumn(n, (i) => {
         const v = values[i];
-        if (v === null || v === undefined) continue;
-        const s = typeof v === 'string' ? v : String(v);
-        let code = dict.get(s);
-        if (code === undefined) {
-          code = dictionary.length;
-          dictionary.push(s);
-          dict.set(s, code);
-        }
-        codes[i] = code;
-      }
-      return { kind: 'string', codes, dictionary };
+        return v === null || v === undefined ? null : String(v);
+      });
     }
     default: {
       // Only missing values: the kind the name implies, all missing.

@@ -5,18 +5,13 @@
  */
 import { DataError } from '../errors.js';
 import type { ScoreType } from '../schemas/score-types.js';
-import {
-  audienceRows,
-  brandNames,
-  dedupeInfo,
-  keepMask,
-  prepareBrandscape,
-  type BrandscapeInput,
-  type MetricInfo,
-  type PreparedBrandscape,
-} from './brandscape-input.js';
-import type { DedupeInfo, DedupeMode } from './dedupe.js';
+import type { BrandscapeInput } from './brandscape-input.js';
+import { dedupeInfo, keepMask, type DedupeInfo, type DedupeMode } from './dedupe.js';
+import { brandNames } from './entity-of.js';
 import { FrameTable, INT_NULL, BOOL_NULL, takeColumn, type FrameColumn, type FrameMeta } from './frame-table.js';
+import { prepareBrandscape, type MetricInfo, type PreparedBrandscape } from './prepare-brandscape.js';
+import { audienceRows } from './select-rows.js';
+import { textColumn } from './string-dictionary.js';
 import type { TidyRow } from './types.js';
 
 export interface TidyOptions {
@@ -144,14 +139,14 @@ export function toTidy(input: BrandscapeInput, options: TidyOptions = {}): Frame
 
   const gather = (name: string): FrameColumn | undefined => (table.has(name) ? takeColumn(table.column(name), at) : undefined);
   const nullText = (): FrameColumn => ({ kind: 'string', codes: new Int32Array(T).fill(-1), dictionary: [] });
-  out.push(['study_id', { kind: 'int', values: takeInts(prep.studyId, at) }]);
+  out.push(['study_id', takeColumn({ kind: 'int', values: prep.studyId }, at)]);
   out.push(['year', { kind: 'int', values: years }]);
-  out.push(['audience_id', { kind: 'int', values: takeInts(prep.audienceId, at) }]);
-  out.push(['brand_id', { kind: 'int', values: takeInts(prep.brandId, at) }]);
+  out.push(['audience_id', takeColumn({ kind: 'int', values: prep.audienceId }, at)]);
+  out.push(['brand_id', takeColumn({ kind: 'int', values: prep.brandId }, at)]);
   const names = brandNames(prep);
-  out.push(['brand_name', gather('brand_name') ?? perRowText(T, (k) => names.local(at[k]!))]);
-  out.push(['global_name', perRowText(T, (k) => names.global(at[k]!))]);
-  out.push(['category_id', { kind: 'int', values: takeInts(prep.categoryId, at) }]);
+  out.push(['brand_name', gather('brand_name') ?? textColumn(T, (k) => names.local(at[k]!))]);
+  out.push(['global_name', textColumn(T, (k) => names.global(at[k]!))]);
+  out.push(['category_id', takeColumn({ kind: 'int', values: prep.categoryId }, at)]);
   out.push(['category_name', gather('category_name') ?? nullText()]);
   for (const kind of ['sector', 'company'] as const) {
     // From the rows' includes, else from the brands input; null when neither has it.
@@ -160,7 +155,7 @@ export function toTidy(input: BrandscapeInput, options: TidyOptions = {}): Frame
       return kind === 'sector' ? brand?.sector : brand?.company;
     };
     out.push([`${kind}_id`, gather(`${kind}_id`) ?? { kind: 'int', values: Int32Array.from({ length: T }, (_, k) => entityAt(k)?.id ?? INT_NULL) }]);
-    out.push([`${kind}_name`, gather(`${kind}_name`) ?? perRowText(T, (k) => entityAt(k)?.name ?? null)]);
+    out.push([`${kind}_name`, gather(`${kind}_name`) ?? textColumn(T, (k) => entityAt(k)?.name ?? null)]);
   }
   out.push(['is_duplicate', gather('is_duplicate') ?? { kind: 'bool', values: new Uint8Array(T).fill(BOOL_NULL) }]);
   out.push(['value', { kind: 'float', values }]);
@@ -178,31 +173,4 @@ export function toTidy(input: BrandscapeInput, options: TidyOptions = {}): Frame
     T,
     { source: 'toTidy', notes, audience, columns: columns.map((c) => c.column), dedupe: dedupeInfo(prep, rows, columns, mode) },
   );
-}
-
-function takeInts(values: Int32Array, at: Int32Array): Int32Array {
-  const out = new Int32Array(at.length);
-  for (let k = 0; k < at.length; k++) out[k] = values[at[k]!]!;
-  return out;
-}
-
-function perRowText(n: number, textOf: (k: number) => string | null): FrameColumn {
-  const dict = new Map<string, number>();
-  const dictionary: string[] = [];
-  const codes = new Int32Array(n);
-  for (let k = 0; k < n; k++) {
-    const s = textOf(k);
-    if (s === null) {
-      codes[k] = -1;
-      continue;
-    }
-    let c = dict.get(s);
-    if (c === undefined) {
-      c = dictionary.length;
-      dictionary.push(s);
-      dict.set(s, c);
-    }
-    codes[k] = c;
-  }
-  return { kind: 'string', codes, dictionary };
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DataError } from '../../src/errors.js';
+import { companyRollup } from '../../src/frames/company-rollup.js';
 import { crossMarket } from '../../src/frames/cross-market.js';
 import type { CrossMarketRow } from '../../src/frames/types.js';
-import { input, rows as fixtureRows } from './fixtures.js';
+import { input, rows as fixtureRows, twoCategoryInput } from './fixtures.js';
 
 const cell = (rows: CrossMarketRow[], entity: number, code: string, column = 'differentiation_rank') =>
   rows.find((r) => r.entity_id === entity && r.country_code === code && r.column === column);
@@ -52,9 +53,9 @@ describe('crossMarket (hand-computed on fixtures.ts)', () => {
     expect(cell(auto, 200, 'DE')!.value).toBeCloseTo(110 / 3, 12);
     expect(cell(auto, 200, 'DE')!.cross_market_mean).toBeCloseTo((30 + 110 / 3) / 2, 12);
     const none = crossMarket(input, { year: 2024, metrics: ['differentiation'], by: 'sector', dedupe: 'none' }).rows();
-    // Without de-duplication Alpha counts twice in GB: (60 + 60 + 80) / 3.
-    expect(cell(none, 100, 'GB')!.value).toBeCloseTo(200 / 3, 12);
-    expect(cell(none, 100, 'GB')!.n_rows).toBe(3);
+    // Without de-duplication Alpha's two GB rows (60, 60) are both read, but they make one brand
+    // value, 60: Tech GB (60 + 80) / 2 = 70, from 3 rows.
+    expect(cell(none, 100, 'GB')).toMatchObject({ value: 70, n_rows: 3 });
   });
 
   it('keeps per-category rows of usage scores under auto de-duplication, and drops them with dedupe all', () => {
@@ -129,7 +130,36 @@ describe('crossMarket (hand-computed on fixtures.ts)', () => {
     expect(() => crossMarket(withoutStudies, { year: 2024, metrics: ['differentiation'] })).toThrow(/market or year of some studies/);
   });
 
-  it('flattens the same rows once across calls, and notices rows added to the array since', () => {
+  it('counts a brand with rows in several categories once in a company or sector, like companyRollup', () => {
+    // Acme GB 2024 usage: Alpha (10 + 90) / 2 = 50, Beta 20 -> (50 + 20) / 2 = 35 from 3 rows
+    // (averaging the rows would give (10 + 90 + 20) / 3 = 40).
+    const company = crossMarket(twoCategoryInput, { year: 2024, metrics: ['usage_pct'], by: 'company' });
+    expect(cell(company.rows(), 500, 'GB', 'usage_pct')).toMatchObject({ entity_name: 'Acme', value: 35, n_rows: 3, cross_market_mean: 35, markets_compared: 1 });
+    expect(company.meta.notes.join(' ')).toMatch(/mean of its brands' values .*\(equal weights\)/);
+    const rollup = companyRollup({ ...twoCategoryInput, companies: [] }, { years: [2024], metrics: ['usage_pct'] }).rows();
+    expect(rollup).toHaveLength(1);
+    expect(rollup[0]).toMatchObject({ company_id: 500, country_code: 'GB', value: 35, weighting: 'equal', n_brands: 2 });
+    // Tech (the sector of both brands): the same 35.
+    expect(cell(crossMarket(twoCategoryInput, { year: 2024, metrics: ['usage_pct'], by: 'sector' }).rows(), 100, 'GB', 'usage_pct')).toMatchObject({ value: 35, n_rows: 3 });
+    // With dedupe all, Alpha's duplicate row is left out: Alpha 10, Beta 20 -> 15 from 2 rows.
+    expect(cell(crossMarket(twoCategoryInput, { year: 2024, metrics: ['usage_pct'], by: 'company', dedupe: 'all' }).rows(), 500, 'GB', 'usage_pct')).toMatchObject({ value: 15, n_rows: 2 });
+  });
+
+  it('reads the records afresh on every call, edits in place included', () => {
+    const rows = fixtureRows.map((r) => ({ ...r }));
+    const mine = { ...input, rows };
+    const delta = () => crossMarket(mine, { year: 2024, metrics: ['differentiation'], brands: [4] }).rows()[0];
+    // Delta DE (rows[8], in the middle of the array): 20.
+    expect(delta()).toMatchObject({ value: 20, n_rows: 1 });
+    // The same record edited: same array, same length, same first and last record.
+    rows[8]!.differentiation_rank = 40;
+    expect(delta()).toMatchObject({ value: 40, n_rows: 1 });
+    // The record replaced by another.
+    rows[8] = { ...rows[8]!, differentiation_rank: 10 };
+    expect(delta()).toMatchObject({ value: 10, n_rows: 1 });
+  });
+
+  it('reads rows added to the array since the last call', () => {
     const rows = [...fixtureRows];
     const mine = { ...input, rows };
     // Delta DE: 20.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { crossYear } from '../../src/frames/cross-year.js';
 import type { CrossYearRow } from '../../src/frames/types.js';
-import { input, rows, studies } from './fixtures.js';
+import { input, rows, studies, twoCategoryInput } from './fixtures.js';
 
 const series = (result: CrossYearRow[], brand: number, column: string) =>
   result.filter((r) => r.entity_id === brand && r.column === column).map((r) => ({ period: r.period, value: r.value, change: r.change, span: r.change_over_span, trend: r.trend, n: r.n_rows }));
@@ -58,6 +58,33 @@ describe('crossYear (hand-computed on fixtures.ts)', () => {
     // 2024 is the full-year study's 85, not the waves' 80.
     expect(series(result.rows(), 1, 'differentiation_rank').map((r) => r.value)).toEqual([75, 85]);
     expect(result.meta.notes.join(' ')).toMatch(/full-year study/);
+  });
+
+  it('keeps the waves, not the full-year study of the same market and year, on request', () => {
+    const fullYear = { id: 28, name: 'US - Adults 2024', period: { id: 1, name: 'Full Year' }, country: { id: 3, name: 'United States', code: 'US' }, year: { id: 32, year: 2024 } };
+    const extra = { ...rows[0]!, id: 999, study_id: 28, country_id: 3, brand_name: 'Alpha', differentiation_rank: 85 };
+    const result = crossYear({ ...input, rows: [...rows, extra], studies: [...studies, fullYear] }, { markets: ['US'], metrics: ['differentiation'], brands: [1], waves: true });
+    // The full-year 2024 study (85) is left out: 2023 75 -> Q1 70 (-5) -> Q2 90 (+20); span 15.
+    // Kept, it would share Q1's period order (2024) and Q1's change would be against it.
+    expect(series(result.rows(), 1, 'differentiation_rank')).toEqual([
+      { period: '2023', value: 75, change: null, span: 15, trend: 'up', n: 1 },
+      { period: '2024 Q1', value: 70, change: -5, span: 15, trend: 'up', n: 1 },
+      { period: '2024 Q2', value: 90, change: 20, span: 15, trend: 'up', n: 1 },
+    ]);
+    expect(result.rows().map((r) => r.period_order)).toEqual([2023, 2024, 2024.25]);
+    expect(result.meta.notes.join(' ')).toMatch(/Full-year studies were left out where the same market and year has quarterly waves \(1 market-years\)/);
+    // The year's figure without waves is still the full-year study's (year mode, unchanged).
+    expect(crossYear({ ...input, rows: [...rows, extra], studies: [...studies, fullYear] }, { markets: ['US'], metrics: ['differentiation'], brands: [1] }).rows().map((r) => r.value)).toEqual([75, 85]);
+  });
+
+  it('counts a brand with rows in several categories once in a company', () => {
+    const out = crossYear(twoCategoryInput, { markets: ['GB'], metrics: ['usage_pct'], by: 'company' }).rows();
+    // Acme GB usage: 2023 (Alpha 30 + Beta 50) / 2 = 40; 2024 (Alpha (10 + 90) / 2 = 50 + Beta 20) / 2 = 35.
+    // Averaging the rows would give 2024 (10 + 90 + 20) / 3 = 40 and no change.
+    expect(series(out, 500, 'usage_pct')).toEqual([
+      { period: '2023', value: 40, change: null, span: -5, trend: 'down', n: 2 },
+      { period: '2024', value: 35, change: -5, span: -5, trend: 'down', n: 3 },
+    ]);
   });
 
   it('names the years that have no rows', () => {

@@ -118,6 +118,24 @@ export const rows: Row[] = [
 
 export const input: BrandscapeInput = { rows, catalogue, studies, brands };
 
+/**
+ * Acme's brands with per-category usage rows, shares unknown (so companyRollup weights brands
+ * equally). GB 2023: Alpha 30, Beta 50. GB 2024: Alpha 10 (category 7) and 90 (category 8, the
+ * duplicate row), Beta 20.
+ */
+export const twoCategoryInput: BrandscapeInput = {
+  rows: [
+    row(10, 1, 7, false, { u: 30 }),
+    row(10, 2, 7, false, { u: 50 }),
+    row(11, 1, 7, false, { u: 10 }),
+    row(11, 1, 8, true, { u: 90 }),
+    row(11, 2, 7, false, { u: 20 }),
+  ],
+  catalogue,
+  studies,
+  brands: brands.map((b) => ({ ...b, share_of_company: null })),
+};
+
 export const companies: CompanyRecord[] = [
   {
     id: 500,
