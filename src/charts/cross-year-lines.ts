@@ -6,7 +6,7 @@ import type { CrossYearRow } from '../frames/types.js';
 import { type ChartOptions, type ChartSpec, type LayeredPanel, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
 import { CHART_PALETTE, chartTheme } from './chart-theme.js';
 import { entityKey, entityNames, entityNoun } from './entity-names.js';
-import { metricTitle, scoreFormat } from './metric-title.js';
+import { metricTitle, niceScoreDomain, scoreFormat, scoreScale } from './metric-title.js';
 import { distinct, firstRow, pickOne } from './pick-one.js';
 import { uniqueLabels } from './truncate-label.js';
 
@@ -108,6 +108,8 @@ export function crossYearLines(rows: readonly CrossYearRow[], options: CrossYear
   const waves = picked.some((r) => r.period !== String(r.year));
   const { positions, labels: periodLabels } = periodTicks(picked);
   const metric = metricTitle(first.metric_name, first.score_type);
+  const shown = picked.map((r) => r.value as number);
+  const yDomain = niceScoreDomain(Math.min(...shown), Math.max(...shown), scoreScale(first.score_type).domain);
   const noun = entityNoun(first.entity_kind);
   const brand = first.entity_kind === 'brand';
   const span = periodLabels.length > 0 ? `${periodLabels[0] ?? ''}–${periodLabels[periodLabels.length - 1] ?? ''}` : '';
@@ -139,7 +141,7 @@ export function crossYearLines(rows: readonly CrossYearRow[], options: CrossYear
         // The data's range rather than the score type's whole scale: lines are about change.
         // Padding and flush labels keep points and the top label inside the panel, where they
         // would otherwise push that panel's header up out of line with the others.
-        scale: { zero: false, padding: 8 },
+        scale: { domain: yDomain, nice: false, zero: false, padding: 8 },
         axis: { labelFlush: true },
       },
       color: {

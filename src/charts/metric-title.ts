@@ -80,3 +80,16 @@ export function scoreScale(scoreType: ScoreType): { domain?: [number, number]; m
       return {};
   }
 }
+
+/**
+ * A value axis around [lo, hi] rounded out to multiples of 5, kept within the score type's fixed
+ * scale if it has one (a percentile-rank axis never reads 110 or -10).
+ *
+ * @example
+ * niceScoreDomain(41, 99.9, [0, 100]) // [35, 100]
+ */
+export function niceScoreDomain(lo: number, hi: number, bounds: [number, number] | undefined): [number, number] {
+  const pad = (hi - lo) * 0.05 || 1;
+  const d: [number, number] = [Math.floor((lo - pad) / 5) * 5, Math.ceil((hi + pad) / 5) * 5];
+  return bounds === undefined ? d : [Math.max(bounds[0], d[0]), Math.min(bounds[1], d[1])];
+}

@@ -7,7 +7,7 @@ import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelL
 import { CHART_COLOURS, CHART_FONT_SIZES, chartTheme } from './chart-theme.js';
 import { dodgeLabels } from './dodge-labels.js';
 import { entityKey, entityNoun } from './entity-names.js';
-import { formatScore, metricTitle, scoreFormat, scoreScale } from './metric-title.js';
+import { formatScore, metricTitle, niceScoreDomain, scoreFormat, scoreScale } from './metric-title.js';
 import { distinct, firstRow, pickOne } from './pick-one.js';
 import { uniqueLabels } from './truncate-label.js';
 
@@ -72,7 +72,7 @@ export function slopeChart(rows: readonly CrossYearRow[], options: SlopeChartOpt
   const scale = scoreScale(first.score_type);
   const all = pairs.flatMap((p) => [p.va, p.vb]);
   // The data's range, not the score type's full scale: a slope chart is about the changes.
-  const domain = niceDomain(Math.min(...all), Math.max(...all), scale.domain);
+  const domain = niceScoreDomain(Math.min(...all), Math.max(...all), scale.domain);
   const span = domain[1] - domain[0] || 1;
   const toPx = (v: number): number => ((domain[1] - v) / span) * height;
   const toValue = (px: number): number => domain[1] - (px / height) * span;
@@ -163,11 +163,4 @@ export function slopeChart(rows: readonly CrossYearRow[], options: SlopeChartOpt
 
 function orderOf(rows: readonly CrossYearRow[], period: string): number {
   return rows.find((r) => r.period === period)?.period_order ?? 0;
-}
-
-/** A domain around [lo, hi] rounded out to multiples of 5, within the score type's scale if it has one. */
-function niceDomain(lo: number, hi: number, bounds: [number, number] | undefined): [number, number] {
-  const pad = (hi - lo) * 0.05 || 1;
-  const d: [number, number] = [Math.floor((lo - pad) / 5) * 5, Math.ceil((hi + pad) / 5) * 5];
-  return bounds === undefined ? d : [Math.max(bounds[0], d[0]), Math.min(bounds[1], d[1])];
 }

@@ -91,6 +91,22 @@ describe('crossMarketBars', () => {
 });
 
 describe('crossYearLines', () => {
+  it('keeps a percentile-rank axis within 0-100 even when values touch the ends', () => {
+    const rows = f.crossYearWaveRows(['US']).map((r, i) => (i === 0 ? { ...r, value: 99.9 } : i === 1 ? { ...r, value: 0.4 } : r));
+    const domains: unknown[] = [];
+    const visit = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(visit);
+      else if (node !== null && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === 'y' && value !== null && typeof value === 'object' && 'scale' in value) domains.push((value.scale as { domain?: unknown }).domain);
+          visit(value);
+        }
+      }
+    };
+    visit(crossYearLines(rows));
+    expect(domains).toContainEqual([0, 100]);
+  });
+
   it('draws small multiples per market when there are several, one panel otherwise', () => {
     expect(crossYearLines(f.crossYearRows())).toHaveProperty('facet');
     expect(crossYearLines(f.crossYearRows(['GB']))).not.toHaveProperty('facet');
