@@ -19,7 +19,10 @@ export type {
   FetchAllOptions,
   MetricCatalogueRecords,
   Page,
+  DynamicFetcher,
+  DynamicListParams,
   ResourceFetcher,
+  ResourcePath,
 } from './client/create-client.js';
 export type { HealthResult, HealthStatus } from './client/health.js';
 export type {

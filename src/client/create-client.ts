@@ -3,18 +3,19 @@
  * transport (auth, timeout, retries, rate governor, cache) and the concurrency-limited loader.
  */
 import * as z from 'zod';
-import { UsageError } from '../errors.js';
+import { ResponseShapeError, UsageError } from '../errors.js';
 import { archetypeEntry, type ArchetypeEntry } from '../schemas/archetypes.js';
 import { brandscapeIncludeShape, brandscapeRowLoose, brandscapeRowSchema, hasRowWidth } from '../schemas/brandscape.js';
 import type { BrandMetric } from '../schemas/metrics.js';
 import { createDiskCache } from '../loader/cache.js';
 import { iteratePages } from '../loader/iterate-pages.js';
 import { loadAll, type LoadOptions, type LoadResult } from '../loader/load-all.js';
-import type { FetchPage } from '../loader/types.js';
+import type { FetchPage, FetchPageContext } from '../loader/types.js';
 import {
   ARCHETYPES_TOOL,
   BRANDSCAPE_COMBINATIONS_TEXT,
   PAGE_LIMITS,
+  RESOURCE_NAMES,
   RESOURCES,
   isQualifyingBrandscapeFilter,
   type ApiVersion,
@@ -24,11 +25,11 @@ import {
 import { checkHealth, type HealthResult } from './health.js';
 import { fromMetricCatalogue, type MetricColumnIndex, type MetricGroupWithMetrics } from './metric-columns.js';
 import type { BrandscapeItem, BrandscapeParams, Item, ItemParams, ListParams, ListResource } from './params.js';
-import { fromItemBody, fromListBody, pageSchemaOf, toShapeError, type ParsedPage } from './parse.js';
-import { toSearchParams, type QueryInput } from './query.js';
+import { fromItemBody, fromListBody, toShapeError, type ParsedPage } from './parse.js';
+import { toSearchParams, type ParamValue, type QueryInput } from './query.js';
 import { createRateGovernor } from './rate-governor.js';
-import type { RetryOptions } from './retry-policy.js';
-import { createTransport, type Transport, type TransportEvent } from './transport.js';
+import { toRetryOptions, type RetryOptions } from './retry-policy.js';
+import { createTransport, type Transport, type TransportEvent, type TransportRequestOptions } from './transport.js';
 
 export interface ClientOptions {
   /** Service base URL, e.g. `https://fount.wppbav.com` (default: `BRANDSCAPE_BASE_URL`). */
@@ -53,6 +54,11 @@ export interface ClientOptions {
   random?: () => number;
   /** Requests, retries and rate-limit waits, for logs and progress; never carries the token. */
   onEvent?: (event: TransportEvent) => void;
+  /**
+   * Told when an event listener (`onEvent`, a load's `onProgress`) throws; the request goes on
+   * regardless. Default: the first such error is written to stderr once, later ones are ignored.
+   */
+  onListenerError?: (error: unknown, event: TransportEvent) => void;
   /** Where defaults come from (default `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -86,6 +92,35 @@ export interface BrandscapeFetcher {
   load<const P extends BrandscapeParams>(params: P, options?: FetchAllOptions): Promise<LoadResult<BrandscapeItem<P>>>;
   get<const P extends Omit<BrandscapeParams, 'filter'> = NoParams>(id: number, params?: P, options?: { signal?: AbortSignal }): Promise<BrandscapeItem<P>>;
 }
+
+/**
+ * Parameters of a fetcher named at run time (`resource()`): text from a command line or a config
+ * file, checked against the catalogue by the caller and by the service rather than the compiler.
+ */
+export interface DynamicListParams {
+  filter?: Readonly<Record<string, ParamValue>> | undefined;
+  include?: readonly string[] | undefined;
+  fields?: readonly string[] | undefined;
+  sort?: string | readonly string[] | undefined;
+  search?: string | undefined;
+  page?: number | undefined;
+  perPage?: number | undefined;
+}
+
+/** A record of a fetcher named at run time: parsed by its resource's schema, typed loosely. */
+export type DynamicRecord = Record<string, unknown>;
+
+/** A fetcher named at run time: the generic fetcher with text parameters and loosely typed records. */
+export interface DynamicFetcher {
+  page(params?: DynamicListParams, options?: { signal?: AbortSignal }): Promise<Page<DynamicRecord>>;
+  pages(params?: DynamicListParams, options?: FetchAllOptions): AsyncIterable<Page<DynamicRecord>>;
+  all(params?: DynamicListParams, options?: FetchAllOptions): Promise<DynamicRecord[]>;
+  load(params?: DynamicListParams, options?: FetchAllOptions): Promise<LoadResult<DynamicRecord>>;
+  get(id: number, params?: Pick<DynamicListParams, 'include' | 'fields'>, options?: { signal?: AbortSignal }): Promise<DynamicRecord>;
+}
+
+/** A listable resource as the service's path names it: `audience-groups`, ..., or `studies/<id>/brands`. */
+export type ResourcePath = ListResource | `studies/${number}/brands`;
 
 /** Archetypes: cultural (against the whole study) or competitive (against exactly one set). */
 export type ArchetypeParams = {
@@ -135,8 +170,12 @@ export interface BrandscapeClient {
   metricCatalogue(options?: { signal?: AbortSignal }): Promise<MetricCatalogueRecords>;
   /** `GET /health`: up, down, or up with a permission problem (§9). */
   health(): Promise<HealthResult>;
-  /** A fetcher by the service's path name (`audience-groups`, ...), for tools such as the CLI. */
-  resource(name: ListResource): ResourceFetcher<ListResource>;
+  /**
+   * A fetcher by the service's path name (`audience-groups`, `studies/3/brands`, ...), for tools
+   * that get the resource and its parameters as text, such as the CLI. Typed code uses the named
+   * fetchers (`client.brands`), whose parameters and records the compiler checks.
+   */
+  resource(path: ResourcePath): DynamicFetcher;
 }
 
 const envVersion = (value: string | undefined): ApiVersion | undefined => {
@@ -144,6 +183,8 @@ const envVersion = (value: string | undefined): ApiVersion | undefined => {
   if (value === 'v1' || value === 'v2') return value;
   throw new UsageError(`BRANDSCAPE_API_VERSION must be 'v1' or 'v2', not '${value}'.`);
 };
+
+const isListResource = (name: ResourceName): name is ListResource => name !== 'brandscape-data' && name !== 'study-brands';
 
 const asList = (v: number | readonly number[] | undefined) => (v === undefined ? undefined : typeof v === 'number' ? [v] : [...v]);
 
@@ -187,7 +228,14 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
         }, ms);
         signal?.addEventListener('abort', onAbort, { once: true });
       }));
-  const governor = createRateGovernor({ now, sleep, ...(options.rateWindowMs === undefined ? {} : { windowMs: options.rateWindowMs }) });
+  // A request never waits for a 429 longer than the retry policy would wait for the 429 itself.
+  const { maxRetryAfterMs } = toRetryOptions(options.retry);
+  const governor = createRateGovernor({
+    now,
+    sleep,
+    maxBlockMs: maxRetryAfterMs,
+    ...(options.rateWindowMs === undefined ? {} : { windowMs: options.rateWindowMs }),
+  });
   const transport: Transport = createTransport({
     baseUrl,
     version,
@@ -195,10 +243,11 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.retry === undefined ? {} : { retry: options.retry }),
     ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
-    ...(options.cache ? { cache: createDiskCache(options.cache) } : {}),
+    ...(options.cache ? { cache: createDiskCache({ ...options.cache, now }) } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.random ? { random: options.random } : {}),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.onListenerError ? { onListenerError: options.onListenerError } : {}),
     governor,
     sleep,
     now,
@@ -206,6 +255,20 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
   const concurrency = options.concurrency ?? 8;
   const limits = PAGE_LIMITS[version];
   const endpointOf = (path: string) => `${baseUrl}/api/${version}/${path}`;
+
+  /** Request options of one page of a load: its events, and how it uses the cache (decided by page 1). */
+  const pageRequestOptions = (
+    signal: AbortSignal,
+    scope: string,
+    context: FetchPageContext | undefined,
+    paramsOfPage: (page: number) => URLSearchParams,
+  ): TransportRequestOptions => ({
+    signal,
+    scope,
+    onEvent: context?.onEvent,
+    refresh: context?.refresh,
+    load: context?.cache ? { cache: context.cache, paramsOfPage } : undefined,
+  });
 
   // ---- generic resources -----------------------------------------------------------------------
 
@@ -232,9 +295,9 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     return schema;
   };
 
-  function queryOf(params: ListParams<ListResource> | undefined): QueryInput {
+  function queryOf(params: DynamicListParams | undefined): QueryInput {
     return {
-      filter: params?.filter as QueryInput['filter'],
+      filter: params?.filter,
       include: params?.include,
       fields: params?.fields,
       sort: params?.sort,
@@ -252,7 +315,11 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     return (input: QueryInput) => toSearchParams(input, { version, fieldsKey: spec.fieldsKey, booleanFields });
   }
 
-  function fetcher<R extends ListResource | 'study-brands'>(resource: R, path: string): ResourceFetcher<R> {
+  /**
+   * The fetcher of a resource at `path`. Its parameters are those of any resource; the typed
+   * facades (`ResourceFetcher<R>`) narrow them and the records per resource.
+   */
+  function dynamicFetcher(resource: ListResource | 'study-brands', path: string): DynamicFetcher {
     const spec = RESOURCES[resource];
     const serialize = serializerOf(resource);
     const checkSearch = (params: { search?: unknown } | undefined) => {
@@ -260,37 +327,38 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
         throw new UsageError(`search is not supported on ${path}.`, { hint: 'Use a like filter such as filter: { name: ... } instead.' });
       }
     };
-    const fetchPageOf = (params: ListParams<ListResource> | undefined): FetchPage<unknown> => {
+    const fetchPageOf = (params: DynamicListParams | undefined): FetchPage<DynamicRecord> => {
       checkSearch(params);
       const input = queryOf(params);
       const schema = cachedSchema(resource, params?.fields, params?.include);
       return async (page, perPage, signal, context) => {
-        const res = await transport.get(path, serialize({ ...input, page, perPage }), { signal, scope: spec.scope, onEvent: context?.onEvent, refresh: context?.refresh });
+        const paramsOfPage = (n: number) => serialize({ ...input, page: n, perPage });
+        const res = await transport.get(path, paramsOfPage(page), pageRequestOptions(signal, spec.scope, context, paramsOfPage));
         return fromListBody(schema, res.body, endpointOf(path));
       };
     };
-    const loadOptions = (params: { perPage?: number } | undefined, o: FetchAllOptions | undefined): LoadOptions => ({
+    const loadOptions = (params: { perPage?: number | undefined } | undefined, o: FetchAllOptions | undefined): LoadOptions => ({
       concurrency,
       version,
       ...(params?.perPage === undefined ? {} : { perPage: params.perPage }),
       ...o,
     });
-    const api = {
-      async page(params?: ListParams<ListResource>, o?: { signal?: AbortSignal }) {
+    return {
+      async page(params, o) {
         const fetchPage = fetchPageOf(params);
         return fetchPage(params?.page ?? 1, Math.min(params?.perPage ?? limits.default, limits.max), o?.signal ?? new AbortController().signal);
       },
-      pages(params?: ListParams<ListResource>, o?: FetchAllOptions) {
+      pages(params, o) {
         return iteratePages(fetchPageOf(params), loadOptions(params, o));
       },
-      async all(params?: ListParams<ListResource>, o?: FetchAllOptions) {
+      async all(params, o) {
         const result = await loadAll(fetchPageOf(params), loadOptions(params, o));
         return result.records;
       },
-      load(params?: ListParams<ListResource>, o?: FetchAllOptions) {
+      load(params, o) {
         return loadAll(fetchPageOf(params), loadOptions(params, o));
       },
-      async get(id: number, params?: ItemParams<ListResource>, o?: { signal?: AbortSignal }) {
+      async get(id, params, o) {
         if (!Number.isInteger(id)) throw new UsageError(`A record id is an integer, got ${String(id)}.`);
         const schema = cachedSchema(resource, params?.fields, params?.include);
         const itemPath = `${path}/${id}`;
@@ -301,8 +369,11 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
         return fromItemBody(schema, res.body, endpointOf(itemPath));
       },
     };
-    return api as unknown as ResourceFetcher<R>;
   }
+
+  /** The typed facade of a resource's fetcher: the compiler's view of what its schema parses. */
+  const fetcher = <R extends ListResource | 'study-brands'>(resource: R, path: string): ResourceFetcher<R> =>
+    dynamicFetcher(resource, path) as unknown as ResourceFetcher<R>;
 
   // ---- metric catalogue and brandscape data -----------------------------------------------------
 
@@ -377,20 +448,34 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     return width;
   };
 
-  function parseBrandscapePage(schemas: { strict: z.ZodObject | undefined; loose: z.ZodType }, body: unknown) {
-    if (schemas.strict) {
-      const result = pageSchemaOf(schemas.strict).safeParse(body);
-      // The listed schema strips what it does not list (its strict mode is quadratic in the row
-      // width); rows as wide as the list have nothing else.
-      if (result.success && typeof body === 'object' && body !== null && hasRowWidth((body as { data?: unknown }).data, widthOf(schemas.strict))) {
-        const { data, meta } = result.data;
-        return { records: data, total: meta.total, lastPage: meta.last_page, perPage: meta.per_page, currentPage: meta.current_page };
+  /** The `data` member of an answer, when the answer is an object that has one (unparsed). */
+  const dataOf = (body: unknown): unknown => (typeof body === 'object' && body !== null && 'data' in body ? body.data : undefined);
+
+  /**
+   * A brandscape answer, a page or one row: parsed by the listed row schema (fast) when it fits
+   * every row exactly, else by the catch-all. `rows` are the answer's rows as `hasRowWidth` takes
+   * them; `parse` is `fromListBody` or `fromItemBody`.
+   */
+  function fromBrandscapeBody<R>(
+    schemas: { strict: z.ZodObject | undefined; loose: z.ZodType },
+    body: unknown,
+    rows: unknown,
+    parse: (record: z.ZodType, body: unknown, endpoint: string) => R,
+    endpoint: string,
+  ): R {
+    // The listed schema strips what it does not list (its strict mode is quadratic in the row
+    // width); rows exactly as wide as the list have nothing else.
+    if (schemas.strict && hasRowWidth(rows, widthOf(schemas.strict))) {
+      try {
+        return parse(schemas.strict, body, endpoint);
+      } catch (error) {
+        if (!(error instanceof ResponseShapeError)) throw error;
       }
-      // The fast schema lists every column the catalogue knows. A column it does not know (a
-      // metric added since) or a column left out goes through the catch-all, which keeps the first
-      // and accepts the second; anything else wrong fails there too, with its JSON path.
     }
-    return fromListBody(schemas.loose, body, brandscapeEndpoint);
+    // The fast schema lists every column the catalogue knows. A column it does not know (a metric
+    // added since) or a column left out goes through the catch-all, which keeps the first and
+    // accepts the second; anything else wrong fails there too, with its JSON path.
+    return parse(schemas.loose, body, endpoint);
   }
 
   const brandscapePageFetcher = async (params: BrandscapeParams, signal?: AbortSignal): Promise<FetchPage<unknown>> => {
@@ -398,13 +483,9 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     const schemas = await brandscapeSchemas(params, signal);
     const input = brandscapeQuery(params);
     return async (page, perPage, pageSignal, context) => {
-      const res = await transport.get(brandscapePath, brandscapeSerialize({ ...input, page, perPage }), {
-        signal: pageSignal,
-        scope: brandscapeSpec.scope,
-        onEvent: context?.onEvent,
-        refresh: context?.refresh,
-      });
-      return parseBrandscapePage(schemas, res.body);
+      const paramsOfPage = (n: number) => brandscapeSerialize({ ...input, page: n, perPage });
+      const res = await transport.get(brandscapePath, paramsOfPage(page), pageRequestOptions(pageSignal, brandscapeSpec.scope, context, paramsOfPage));
+      return fromBrandscapeBody(schemas, res.body, dataOf(res.body), fromListBody, brandscapeEndpoint);
     };
   };
 
@@ -443,14 +524,7 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
         ...(o?.signal ? { signal: o.signal } : {}),
         scope: brandscapeSpec.scope,
       });
-      if (schemas.strict) {
-        const strict = schemas.strict;
-        const result = z.object({ data: strict }).safeParse(res.body);
-        const raw = typeof res.body === 'object' && res.body !== null ? (res.body as { data?: unknown }).data : undefined;
-        if (result.success && hasRowWidth([raw], widthOf(strict))) return (result.data as { data: unknown }).data;
-        // As for pages: the catch-all below decides (and names the path if the row is wrong).
-      }
-      return fromItemBody(schemas.loose, res.body, endpointOf(itemPath));
+      return fromBrandscapeBody(schemas, res.body, [dataOf(res.body)], fromItemBody, endpointOf(itemPath));
     },
   } as unknown as BrandscapeFetcher;
 
@@ -489,10 +563,22 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     },
   });
 
-  const fetchers: Record<ListResource, ResourceFetcher<ListResource>> = {} as Record<ListResource, ResourceFetcher<ListResource>>;
-  const resource = (name: ListResource): ResourceFetcher<ListResource> => {
-    const spec = RESOURCES[name];
-    return (fetchers[name] ??= fetcher(name, spec.path) as unknown as ResourceFetcher<ListResource>);
+  const dynamicFetchers = new Map<string, DynamicFetcher>();
+  const resource = (path: ResourcePath): DynamicFetcher => {
+    let found = dynamicFetchers.get(path);
+    if (found) return found;
+    // The path comes from text at run time: checked here, whatever the compiler was told.
+    const study = /^studies\/(\d+)\/brands$/.exec(path);
+    const listed = RESOURCE_NAMES.filter(isListResource);
+    const name = study ? 'study-brands' : listed.find((r) => r === path);
+    if (name === undefined) {
+      throw new UsageError(`Unknown resource '${path}'.`, {
+        hint: `Resources: ${listed.join(', ')}, studies/<id>/brands; brandscape data has its own fetcher (client.brandscape).`,
+      });
+    }
+    found = dynamicFetcher(name, study ? path : RESOURCES[name].path);
+    dynamicFetchers.set(path, found);
+    return found;
   };
 
   const client: BrandscapeClient = {

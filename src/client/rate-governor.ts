@@ -17,14 +17,29 @@
  *
  * `X-RateLimit-Remaining` below what our own requests explain reveals other traffic of the same
  * user (another process, another token); that share is held back for a window. A 429 stops every
- * request until the time the service named.
+ * request until the time the service named; a request that would have to wait longer than
+ * `maxBlockMs` for it (the retry policy's `maxRetryAfterMs`) fails at once instead.
  */
+import { RateLimitError, type RequestInfo } from '../errors.js';
 
 export interface RateGovernorOptions {
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Length of the service's rate-limit window in ms (default 60,000, as documented in §10). */
   windowMs?: number;
+  /**
+   * The longest a request waits for a 429's block, in ms (default: no limit). The client passes
+   * its retry policy's `maxRetryAfterMs`: a request the policy would not let wait that long fails
+   * at once with a RateLimitError saying how long the service asks to wait, rather than sleeping
+   * for it (an hour's `Retry-After` must not stall every later call of the client).
+   */
+  maxBlockMs?: number;
+}
+
+/** The request a 429 refused, and what the service said: named by the errors of requests held back. */
+export interface Refusal {
+  request: RequestInfo;
+  serviceMessage: string | undefined;
 }
 
 /** What the governor reads from an answer. */
@@ -35,6 +50,8 @@ export interface RateHeaders {
   retryAfterMs?: number | undefined;
   /** True for a 429. */
   limited?: boolean;
+  /** For a 429: the request refused (for the errors of requests held back by it). */
+  refused?: Refusal | undefined;
 }
 
 /** One slot of the budget, held by a request from its send until its answer. */
@@ -46,8 +63,12 @@ export interface RateTicket {
 }
 
 export interface RateGovernor {
-  /** Waits until a request may be sent, then holds a slot for it until `complete()`. */
-  acquire(signal?: AbortSignal): Promise<RateTicket>;
+  /**
+   * Waits until a request may be sent, then holds a slot for it until `complete()`. Rejects with
+   * the signal's reason as soon as it aborts (even while earlier acquisitions still wait), and with
+   * a RateLimitError when a 429's block outlasts `maxBlockMs`; `request` is named in that error.
+   */
+  acquire(signal?: AbortSignal, request?: RequestInfo): Promise<RateTicket>;
   /** The governor's view, for logs and tests. */
   state(): { limit: number | undefined; inFlight: number; recent: number; blockedUntil: number; external: number };
 }
@@ -68,18 +89,52 @@ export function fromRateHeaders(headers: Headers): { limit: number | undefined; 
   return { limit: int('x-ratelimit-limit'), remaining: int('x-ratelimit-remaining') };
 }
 
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/**
+ * The RateLimitError of a 429 that will not be waited for: it says how long the service asks to
+ * wait and until when, so a script can report it or schedule itself, and what to change.
+ * `notSent` is a later request held back by the 429 (the governor's error), `retryAfterMs` what is
+ * left of the wait.
+ *
+ * @example
+ * toRateLimitError({ request: { method: 'GET', url }, serviceMessage: 'Too Many Requests' }, 3_600_000, { maxWaitMs: 120_000, nowMs: Date.now() })
+ * // GET … answered 429: Too Many Requests. The service asks to wait 3600 s, longer than the retry policy waits (retry.maxRetryAfterMs = 120 s). Try again after 2025-…Z, or raise retry.maxRetryAfterMs.
+ */
+export function toRateLimitError(
+  refusal: Refusal,
+  retryAfterMs: number | undefined,
+  context: { maxWaitMs: number; nowMs: number; notSent?: RequestInfo | undefined },
+): RateLimitError {
+  let hint: string;
+  if (retryAfterMs === undefined) {
+    hint = 'Lower the concurrency or wait for the rate-limit window to reset.';
+  } else {
+    const until = new Date(context.nowMs + retryAfterMs).toISOString();
+    const asks = `The service asks to wait ${seconds(retryAfterMs)} s${context.notSent ? ' more' : ''}`;
+    if (retryAfterMs > context.maxWaitMs) {
+      const notSent = context.notSent ? `, so ${context.notSent.method} ${context.notSent.url} was not sent` : '';
+      hint = `${asks}, longer than the retry policy waits (retry.maxRetryAfterMs = ${Math.round(context.maxWaitMs / 1000)} s)${notSent}. Try again after ${until}, or raise retry.maxRetryAfterMs.`;
+    } else {
+      hint = `${asks}; lower the concurrency, or try again after ${until}.`;
+    }
+  }
+  return new RateLimitError(refusal.request, refusal.serviceMessage, retryAfterMs, { hint });
+}
+
 /**
  * Creates the governor of one client.
  *
  * @example
- * const governor = createRateGovernor({ now: Date.now, sleep, windowMs: 60_000 });
- * const ticket = await governor.acquire(signal);
+ * const governor = createRateGovernor({ now: Date.now, sleep, windowMs: 60_000, maxBlockMs: 120_000 });
+ * const ticket = await governor.acquire(signal, { method: 'GET', url });
  * const res = await fetch(url);
  * ticket.complete({ ...fromRateHeaders(res.headers), limited: res.status === 429 });
  */
 export function createRateGovernor(options: RateGovernorOptions): RateGovernor {
   const { now, sleep } = options;
   const windowMs = options.windowMs ?? 60_000;
+  const maxBlockMs = options.maxBlockMs ?? Number.POSITIVE_INFINITY;
   let limit: number | undefined;
   let inFlight = 0;
   /** Answer times of our requests within the last window, oldest first (the clock never goes back). */
@@ -90,6 +145,8 @@ export function createRateGovernor(options: RateGovernorOptions): RateGovernor {
   let externalUntil = 0;
   /** No request before this time (a 429 named it). */
   let blockedUntil = 0;
+  /** The 429 that set `blockedUntil`. */
+  let blockedBy: Refusal | undefined;
   /** Waiters for a slot freed by an answer (when every slot is in flight). */
   let onAnswer: (() => void)[] = [];
   /** Acquisitions queue up in order: a request never overtakes an earlier one. */
@@ -122,12 +179,17 @@ export function createRateGovernor(options: RateGovernorOptions): RateGovernor {
       onAnswer.push(done);
     });
 
-  async function waitForSlot(signal?: AbortSignal): Promise<void> {
+  async function waitForSlot(signal: AbortSignal | undefined, request: RequestInfo | undefined): Promise<void> {
     for (;;) {
       signal?.throwIfAborted();
       const t = now();
       prune(t);
       if (blockedUntil > t) {
+        if (blockedUntil - t > maxBlockMs) {
+          // The retry policy would not wait this long for the 429 itself: neither does this request.
+          const refusal = blockedBy ?? { request: request ?? { method: 'GET', url: '(a request of this client)' }, serviceMessage: undefined };
+          throw toRateLimitError(refusal, blockedUntil - t, { maxWaitMs: maxBlockMs, nowMs: t, notSent: request });
+        }
         waits += 1;
         await sleep(blockedUntil - t, signal);
         continue;
@@ -159,8 +221,15 @@ export function createRateGovernor(options: RateGovernorOptions): RateGovernor {
     prune(t);
     if (headers?.limit !== undefined && headers.limit > 0) limit = headers.limit;
     if (headers?.limited) {
-      // The service refused: nothing more until the time it named (else a whole window).
-      blockedUntil = Math.max(blockedUntil, t + (headers.retryAfterMs ?? windowMs));
+      // The service refused: nothing more until the time it named. A time it did not name is a
+      // guess (a whole window), never longer than a request may wait. A named time longer than
+      // that is kept as said: requests fail fast until then (see waitForSlot) instead of asking
+      // the service for another 429.
+      const until = t + (headers.retryAfterMs ?? Math.min(windowMs, maxBlockMs));
+      if (until > blockedUntil) {
+        blockedUntil = until;
+        blockedBy = headers.refused;
+      }
     } else if (limit !== undefined && headers?.remaining !== undefined) {
       // Requests the service counted beyond all of ours it could have counted: someone else's.
       const others = limit - headers.remaining - (recent() + inFlight);
@@ -169,19 +238,59 @@ export function createRateGovernor(options: RateGovernorOptions): RateGovernor {
         externalUntil = t + windowMs;
       }
     }
+    wakeWaiters();
+  }
+
+  function wakeWaiters() {
     const waiters = onAnswer;
     onAnswer = [];
     for (const wake of waiters) wake();
   }
 
+  /** Gives back a slot that was taken for a request never sent: it is not an answer. */
+  function release() {
+    inFlight -= 1;
+    wakeWaiters();
+  }
+
+  /**
+   * The turn, or the signal's abort if it comes first: a cancelled acquisition settles at once
+   * rather than when every earlier one got its slot (minutes, behind a 429). A turn that takes its
+   * slot anyway (it was taking it as the signal aborted) gives it back.
+   */
+  function untilAborted(turn: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+    if (!signal) return turn;
+    return new Promise<void>((resolve, reject) => {
+      let abandoned = false;
+      const onAbort = () => {
+        abandoned = true;
+        reject(signal.reason);
+        turn.then(release, () => undefined);
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      turn.then(
+        () => {
+          signal.removeEventListener('abort', onAbort);
+          if (!abandoned) resolve();
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          if (!abandoned) reject(error);
+        },
+      );
+    });
+  }
+
   return {
-    acquire(signal) {
+    acquire(signal, request) {
       const started = now();
       const waitsBefore = waits;
-      const turn = queue.then(() => waitForSlot(signal));
-      // A cancelled waiter must not stall the ones behind it.
+      const turn = queue.then(() => waitForSlot(signal, request));
+      // The queue chains on the turn itself, so order is kept; an aborted acquisition's turn passes
+      // at once (waitForSlot checks the signal first), and a failed one does not stall the rest.
       queue = turn.catch(() => undefined);
-      return turn.then(() => {
+      return untilAborted(turn, signal).then(() => {
         let released = false;
         return {
           // Only real holds count: the time to get through the queue is not a wait.

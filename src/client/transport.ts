@@ -10,22 +10,30 @@
  * Errors are the toolkit's own (HTTP status via `fromHttpStatus`, NetworkError, TimeoutError,
  * CancelledError); the token is registered as a secret before it is first used, so it never
  * appears in an error, an event or a cache file.
+ *
+ * Event listeners are the caller's code (a notebook's `onProgress`, a log line): what they throw
+ * never reaches the request. The first such error of a client is reported through
+ * `onListenerError` (by default one line on stderr, so the bug is seen); later ones are ignored,
+ * so a listener that throws on every event does not flood the output.
  */
+import { createHash } from 'node:crypto';
 import {
   BrandscapeError,
   CancelledError,
   NetworkError,
   TimeoutError,
+  LoadError,
   fromHttpStatus,
   redact,
   redactUrl,
   registerSecret,
   type RequestInfo,
 } from '../errors.js';
-import type { ResponseCache } from '../loader/cache.js';
+import type { CacheEntry, CacheKey, ResponseCache } from '../loader/cache.js';
+import type { LoadCacheState } from '../loader/types.js';
 import { fromErrorBody } from '../schemas/envelope.js';
 import type { ApiVersion } from './endpoints.js';
-import { fromRateHeaders, type RateGovernor, type RateTicket } from './rate-governor.js';
+import { fromRateHeaders, toRateLimitError, type RateGovernor, type RateTicket } from './rate-governor.js';
 import {
   fromRetryHeaders,
   isRetryableStatus,
@@ -75,6 +83,12 @@ export interface TransportOptions {
   fetch?: typeof fetch;
   random?: () => number;
   onEvent?: (event: TransportEvent) => void;
+  /**
+   * Told when an event listener (the client's `onEvent` or a request's, such as a load's progress)
+   * throws; the request goes on regardless. Default: the first error is written to stderr, once
+   * per transport, and later ones are ignored.
+   */
+  onListenerError?: (error: unknown, event: TransportEvent) => void;
   governor?: RateGovernor;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   now: () => number;
@@ -88,6 +102,11 @@ export interface TransportRequestOptions {
   onEvent?: ((event: TransportEvent) => void) | undefined;
   /** Ask the service even if the cache holds an answer (the answer still refreshes the cache). */
   refresh?: boolean | undefined;
+  /**
+   * The request is one page of a load: the load's cache state (decided by page 1, followed by the
+   * rest) and the parameters of any page of the same load (to check what the cache holds).
+   */
+  load?: { cache: LoadCacheState; paramsOfPage: (page: number) => URLSearchParams } | undefined;
 }
 
 export interface TransportResponse {
@@ -111,7 +130,32 @@ export const DEFAULT_USER_AGENT = 'brandscape-kit/0.1.0 (+https://github.com/bra
 type Attempt =
   /** `text` is kept only for the cache: a page's text is as large as its records. */
   | { ok: true; body: unknown; text: string | undefined; status: number }
-  | { ok: false; outcome: AttemptOutcome; error: BrandscapeError };
+  | { ok: false; outcome: AttemptOutcome; error: BrandscapeError; serviceMessage?: string | undefined };
+
+/**
+ * Who asks, as a cache key says it: a truncated SHA-256 of the token under a fixed prefix. It
+ * tells tokens apart, so one user never reads another's cached answers, yet cannot be turned back
+ * into the token (tokens are long and random), so it may be written to disk.
+ *
+ * @example
+ * toCredentialId('my-token') // 16 hex digits
+ * toCredentialId(undefined) // 'anonymous'
+ */
+export function toCredentialId(token: string | undefined): string {
+  if (token === undefined || token === '') return 'anonymous';
+  return createHash('sha256').update(`brandscape-kit/cache-credential\n${token}`).digest('hex').slice(0, 16);
+}
+
+/** The first listener error of a transport, on stderr; the rest are ignored (see the file comment). */
+function reportFirstListenerError(): (error: unknown, event: TransportEvent) => void {
+  let reported = false;
+  return (error, event) => {
+    if (reported) return;
+    reported = true;
+    const said = redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    process.stderr.write(`brandscape-kit: an event listener (onEvent/onProgress) threw on a '${event.type}' event and was ignored: ${said}. Later listener errors are not reported.\n`);
+  };
+}
 
 /** The innermost cause's message of a fetch failure ("other side closed", "ECONNREFUSED", ...). */
 function describeFailure(error: unknown): string {
@@ -140,7 +184,24 @@ export function createTransport(options: TransportOptions): Transport {
   const fetchFn = options.fetch ?? fetch;
   const random = options.random ?? Math.random;
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  const onListenerError = options.onListenerError ?? reportFirstListenerError();
   if (typeof options.token === 'string') registerSecret(options.token);
+  /** A new load's id: unique enough to tell two loads of one query apart. */
+  const newLoadId = () => `${options.now().toString(36)}-${Math.floor(random() * 2 ** 40).toString(36)}`;
+
+  /** Calls a listener; what it throws stays out of the request (see the file comment). */
+  const notify = (listener: ((event: TransportEvent) => void) | undefined, event: TransportEvent) => {
+    if (!listener) return;
+    try {
+      listener(event);
+    } catch (error) {
+      try {
+        onListenerError(error, event);
+      } catch {
+        // A failing reporter is a listener too.
+      }
+    }
+  };
 
   async function tokenNow(): Promise<string | undefined> {
     if (typeof options.token !== 'function') return options.token;
@@ -165,103 +226,161 @@ export function createTransport(options: TransportOptions): Transport {
       const shown = redactUrl(url);
       const request: RequestInfo = { method: 'GET', url: shown };
       const emit = (event: TransportEvent) => {
-        options.onEvent?.(event);
-        requestOptions.onEvent?.(event);
+        notify(options.onEvent, event);
+        notify(requestOptions.onEvent, event);
       };
       const cancelled = () => new CancelledError(`GET ${shown}`);
       if (signal?.aborted) throw cancelled();
 
-      const cacheKey = { origin, version: options.version, path, query };
-      if (options.cache && !requestOptions.refresh) {
-        try {
-          const text = await options.cache.get(cacheKey);
-          if (text !== undefined) {
-            const body: unknown = JSON.parse(text);
-            emit({ type: 'cache-hit', method: 'GET', url: shown });
-            return { body, status: 200, url: shown, attempts: 0, fromCache: true };
+      const cache = options.cache;
+      // The cache key names who asks, so the token is known before the cache is read; the first
+      // attempt uses it too (a provider is still called once per attempt).
+      let token = cache ? await tokenNow() : undefined;
+      let tokenIsFresh = cache !== undefined;
+      const keyOf = (q: string, credential: string): CacheKey => ({ origin, credential, version: options.version, path, query: q });
+      const load = requestOptions.load;
+      const loadCache = load?.cache;
+      /** The load an answer of the service is stored under. */
+      let storeAs: string | undefined;
+
+      if (cache) {
+        const key = keyOf(query, toCredentialId(token));
+        const read = async (): Promise<{ entry: CacheEntry; body: unknown } | undefined> => {
+          try {
+            const entry = await cache.get(key);
+            return entry && { entry, body: JSON.parse(entry.body) as unknown };
+          } catch (error) {
+            emit({ type: 'cache-error', method: 'GET', url: shown, message: describeFailure(error) });
+            return undefined;
           }
-        } catch (error) {
-          emit({ type: 'cache-error', method: 'GET', url: shown, message: describeFailure(error) });
+        };
+        const hit = (body: unknown): TransportResponse => {
+          emit({ type: 'cache-hit', method: 'GET', url: shown });
+          return { body, status: 200, url: shown, attempts: 0, fromCache: true };
+        };
+        /** Page 1 came from the cache: every page of the load must, stored by the same load. */
+        const decideFromCache = (of: NonNullable<TransportRequestOptions['load']>, loadId: string, credential: string) => {
+          of.cache.mode = 'cache';
+          of.cache.loadId = loadId;
+          of.cache.verify = async (pages) => {
+            for (const page of pages) {
+              if (signal?.aborted) return false;
+              const info = await cache.peek(keyOf(of.paramsOfPage(page).toString(), credential)).catch(() => undefined);
+              if (info?.loadId !== loadId) return false;
+            }
+            return true;
+          };
+        };
+        if (loadCache === undefined || loadCache.mode === 'undecided') {
+          // A lone request, or page 1 of a load: the entry's own time-to-live decides.
+          const found = requestOptions.refresh ? undefined : await read();
+          if (found) {
+            if (load) decideFromCache(load, found.entry.loadId, key.credential);
+            return hit(found.body);
+          }
+          if (loadCache) loadCache.mode = 'network';
+        } else if (loadCache.mode === 'cache') {
+          // Page 1 came from the cache: so must this page, stored by the same load. The loader
+          // checked that before the load began; another run may have rewritten it since.
+          const found = await read();
+          if (found && found.entry.loadId === loadCache.loadId) return hit(found.body);
+          throw new LoadError('data_changed', `The cache no longer holds the answers of the load that page 1 came from (GET ${shown} was rewritten or removed since).`, [], {
+            hint: 'Load again: the whole load will come from the service.',
+          });
         }
+        if (loadCache?.mode === 'network') storeAs = loadCache.loadId ??= newLoadId();
       }
 
-      async function attemptOnce(attempt: number): Promise<Attempt> {
-        const token = await tokenNow();
+      async function attemptOnce(attempt: number, token: string | undefined): Promise<Attempt> {
         let ticket: RateTicket | undefined;
         if (options.governor) {
           try {
-            ticket = await options.governor.acquire(signal);
+            ticket = await options.governor.acquire(signal, request);
           } catch (error) {
             if (signal?.aborted) throw cancelled();
             throw error;
           }
-          if (ticket.waitedMs > 0) emit({ type: 'rate-limit-wait', method: 'GET', url: shown, waitMs: ticket.waitedMs });
         }
-        const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': userAgent };
-        if (token !== undefined && token !== '') headers['Authorization'] = `Bearer ${token}`;
-        const controller = new AbortController();
-        let timedOut = false;
-        const timer = setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, timeoutMs);
-        const onAbort = () => controller.abort();
-        signal?.addEventListener('abort', onAbort, { once: true });
-        const started = options.now();
-        emit({ type: 'request', method: 'GET', url: shown, attempt });
-        let res: Response;
-        let text: string;
+        // The slot is held from here: every way out gives it back. complete() is idempotent, so
+        // the call with the answer's headers below is the one that counts.
         try {
-          res = await fetchFn(url, { method: 'GET', headers, signal: controller.signal });
-          // The time limit covers the body too: a service that stalls mid-body is a timeout.
-          text = await res.text();
-        } catch (error) {
-          ticket?.complete();
-          if (signal?.aborted) throw cancelled();
-          if (timedOut) return { ok: false, outcome: { kind: 'timeout' }, error: new TimeoutError(request, timeoutMs) };
-          return { ok: false, outcome: { kind: 'network' }, error: new NetworkError(request, describeFailure(error), { cause: error }) };
-        } finally {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-        }
-        const status = res.status;
-        const rate = fromRateHeaders(res.headers);
-        const retryAfterMs =
-          status === 429 || isRetryableStatus(status)
-            ? fromRetryHeaders({ retryAfter: res.headers.get('retry-after'), rateLimitReset: res.headers.get('x-ratelimit-reset') }, options.now())
-            : undefined;
-        ticket?.complete({ ...rate, limited: status === 429, retryAfterMs: status === 429 ? retryAfterMs : undefined });
-        emit({ type: 'response', method: 'GET', url: shown, attempt, status, durationMs: options.now() - started });
-        let body: unknown;
-        let parsed = true;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          parsed = false;
-        }
-        if (status >= 200 && status < 300) {
-          if (!parsed) {
-            // A body cut short arrives as invalid JSON when the connection closed cleanly: the
-            // next attempt usually gets all of it.
-            const detail = `the answer (${status}, ${text.length} characters) was cut short or is not JSON`;
-            return { ok: false, outcome: { kind: 'network' }, error: new NetworkError(request, detail) };
+          if (ticket && ticket.waitedMs > 0) emit({ type: 'rate-limit-wait', method: 'GET', url: shown, waitMs: ticket.waitedMs });
+          const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': userAgent };
+          if (token !== undefined && token !== '') headers['Authorization'] = `Bearer ${token}`;
+          emit({ type: 'request', method: 'GET', url: shown, attempt });
+          const started = options.now();
+          const controller = new AbortController();
+          let timedOut = false;
+          const timer = setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+          }, timeoutMs);
+          const onAbort = () => controller.abort();
+          signal?.addEventListener('abort', onAbort, { once: true });
+          let res: Response;
+          let text: string;
+          try {
+            res = await fetchFn(url, { method: 'GET', headers, signal: controller.signal });
+            // The time limit covers the body too: a service that stalls mid-body is a timeout.
+            text = await res.text();
+          } catch (error) {
+            if (signal?.aborted) throw cancelled();
+            if (timedOut) return { ok: false, outcome: { kind: 'timeout' }, error: new TimeoutError(request, timeoutMs) };
+            return { ok: false, outcome: { kind: 'network' }, error: new NetworkError(request, describeFailure(error), { cause: error }) };
+          } finally {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
           }
-          return { ok: true, body, text: options.cache ? text : undefined, status };
+          const status = res.status;
+          const rate = fromRateHeaders(res.headers);
+          const retryAfterMs =
+            status === 429 || isRetryableStatus(status)
+              ? fromRetryHeaders({ retryAfter: res.headers.get('retry-after'), rateLimitReset: res.headers.get('x-ratelimit-reset') }, options.now())
+              : undefined;
+          let body: unknown;
+          let parsed = true;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            parsed = false;
+          }
+          const serviceMessage = status >= 200 && status < 300 ? undefined : parsed ? fromErrorBody(body) : undefined;
+          ticket?.complete({
+            ...rate,
+            limited: status === 429,
+            retryAfterMs: status === 429 ? retryAfterMs : undefined,
+            ...(status === 429 ? { refused: { request, serviceMessage } } : {}),
+          });
+          emit({ type: 'response', method: 'GET', url: shown, attempt, status, durationMs: options.now() - started });
+          if (status >= 200 && status < 300) {
+            if (!parsed) {
+              // A body cut short arrives as invalid JSON when the connection closed cleanly: the
+              // next attempt usually gets all of it.
+              const detail = `the answer (${status}, ${text.length} characters) was cut short or is not JSON`;
+              return { ok: false, outcome: { kind: 'network' }, error: new NetworkError(request, detail) };
+            }
+            return { ok: true, body, text: cache ? text : undefined, status };
+          }
+          const error = fromHttpStatus(request, status, serviceMessage, {
+            ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+            ...(scope === undefined ? {} : { scope }),
+            version: options.version,
+          });
+          return { ok: false, outcome: { kind: 'status', status, retryAfterMs }, error, serviceMessage };
+        } finally {
+          ticket?.complete();
         }
-        const error = fromHttpStatus(request, status, parsed ? fromErrorBody(body) : undefined, {
-          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-          ...(scope === undefined ? {} : { scope }),
-          version: options.version,
-        });
-        return { ok: false, outcome: { kind: 'status', status, retryAfterMs }, error };
       }
 
       for (let attempt = 1; ; attempt += 1) {
-        const result = await attemptOnce(attempt);
+        if (!tokenIsFresh) token = await tokenNow();
+        tokenIsFresh = false;
+        const result = await attemptOnce(attempt, token);
         if (result.ok) {
-          if (options.cache && result.text !== undefined) {
+          if (cache && result.text !== undefined) {
             try {
-              await options.cache.set(cacheKey, result.text);
+              // Keyed by the token that got this answer (a provider may have refreshed it).
+              await cache.set(keyOf(query, toCredentialId(token)), result.text, { loadId: storeAs ?? newLoadId() });
             } catch (error) {
               emit({ type: 'cache-error', method: 'GET', url: shown, message: describeFailure(error) });
             }
@@ -269,7 +388,17 @@ export function createTransport(options: TransportOptions): Transport {
           return { body: result.body, status: result.status, url: shown, attempts: attempt, fromCache: false };
         }
         const decision = toRetryDecision(result.outcome, attempt, policy, random());
-        if (!decision.retry) throw result.error;
+        if (!decision.retry) {
+          const { outcome } = result;
+          if (outcome.kind === 'status' && outcome.status === 429) {
+            // Say how long the service asks to wait, and until when, whatever the policy decided.
+            throw toRateLimitError({ request, serviceMessage: result.serviceMessage }, outcome.retryAfterMs, {
+              maxWaitMs: policy.maxRetryAfterMs,
+              nowMs: options.now(),
+            });
+          }
+          throw result.error;
+        }
         emit({
           type: 'retry',
           method: 'GET',

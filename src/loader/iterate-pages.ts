@@ -11,12 +11,17 @@
  * the page number asked for, the record count the total implies, and ids not seen before. A page
  * that still fails after the transport's retries stops the load with a LoadError naming the
  * failed pages; nothing is silently dropped.
+ *
+ * With an answer cache, page 1 decides for the whole load (LoadCacheState): from the service, all
+ * pages come from the service; from the cache, all pages must come from the cache, stored by the
+ * same load, which is checked before the first page is delivered (else the load starts over from
+ * the service).
  */
 import pLimit from 'p-limit';
 import { PAGE_LIMITS } from '../client/endpoints.js';
 import { BrandscapeError, CancelledError, LoadError, UsageError } from '../errors.js';
 import { createProgressTracker, type ProgressTracker } from './progress-tracker.js';
-import type { FetchPage, FetchPageContext, LoadOptions, ParsedPage } from './types.js';
+import type { FetchPage, FetchPageContext, LoadCacheState, LoadOptions, ParsedPage } from './types.js';
 
 /** How a load is run: settings checked once. */
 interface Plan {
@@ -47,7 +52,12 @@ function toPlan(options: LoadOptions): Plan {
   };
 }
 
-const idOf = (record: unknown): unknown => (typeof record === 'object' && record !== null ? (record as { id?: unknown }).id : undefined);
+const idOf = (record: unknown): unknown => (typeof record === 'object' && record !== null && 'id' in record ? record.id : undefined);
+
+const newCacheState = (refresh: boolean): LoadCacheState => ({ mode: refresh ? 'network' : 'undecided', loadId: undefined, verify: undefined });
+
+/** Pages `from`..`to`. */
+const pageRange = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
 const listPages = (pages: readonly number[]) => (pages.length === 1 ? `page ${pages[0]}` : `pages ${pages.join(', ')}`);
 
@@ -99,28 +109,46 @@ async function* iteratePagesWith<T>(
   const onOuterAbort = () => controller.abort();
   outer?.addEventListener('abort', onOuterAbort, { once: true });
   const signal = controller.signal;
-  const context: FetchPageContext = { onEvent: (event) => tracker.onTransportEvent(event), refresh };
+  const onEvent: FetchPageContext['onEvent'] = (event) => tracker.onTransportEvent(event);
+  let context: FetchPageContext = { onEvent, refresh, cache: newCacheState(refresh) };
   const cancelled = () => new CancelledError('Loading the pages');
   const limiter = pLimit(plan.concurrency);
   const pending = new Map<number, Promise<Settled<T>>>();
 
   try {
-    let first: ParsedPage<T>;
-    try {
-      first = await fetchPage(1, plan.perPage, signal, context);
-    } catch (error) {
+    /** Page 1 and what it says of the load; throws if it does not add up. */
+    const fetchFirst = async () => {
+      let first: ParsedPage<T>;
+      try {
+        first = await fetchPage(1, plan.perPage, signal, context);
+      } catch (error) {
+        if (outer?.aborted) throw cancelled();
+        throw error;
+      }
+      const { total, lastPage } = first;
+      // The page size the service applied (it may clamp what was asked).
+      const perPage = first.perPage;
+      const expectedLast = Math.max(1, Math.ceil(total / perPage));
+      if (lastPage !== expectedLast || first.currentPage !== 1) {
+        throw new LoadError('inconsistent', `Page 1 does not add up: total ${total}, ${perPage} per page, but last page ${lastPage} and current page ${first.currentPage}.`);
+      }
+      const pagesWanted = Math.max(1, Math.min(lastPage, plan.maxPages, Math.ceil(plan.maxRecords / perPage)));
+      return { first, total, lastPage, perPage, pagesWanted };
+    };
+    let firstPage = await fetchFirst();
+    if (context.cache?.mode === 'cache' && firstPage.pagesWanted > 1) {
+      const coherent = (await context.cache.verify?.(pageRange(2, firstPage.pagesWanted))) ?? false;
       if (outer?.aborted) throw cancelled();
-      throw error;
+      if (!coherent) {
+        // Page 1 came from the cache, the other pages not all with it (an interrupted or another
+        // load rewrote some): the whole load comes from the service, so that no page of another
+        // time joins it. Nothing has been delivered yet.
+        context = { onEvent, refresh: true, cache: newCacheState(true) };
+        firstPage = await fetchFirst();
+      }
     }
+    const { first, total, lastPage, perPage, pagesWanted } = firstPage;
     tracker.pageDone(first.records.length);
-    const { total, lastPage } = first;
-    // The page size the service applied (it may clamp what was asked).
-    const perPage = first.perPage;
-    const expectedLast = Math.max(1, Math.ceil(total / perPage));
-    if (lastPage !== expectedLast || first.currentPage !== 1) {
-      throw new LoadError('inconsistent', `Page 1 does not add up: total ${total}, ${perPage} per page, but last page ${lastPage} and current page ${first.currentPage}.`);
-    }
-    const pagesWanted = Math.max(1, Math.min(lastPage, plan.maxPages, Math.ceil(plan.maxRecords / perPage)));
     const recordsWanted = Math.min(total, plan.maxRecords, pagesWanted * perPage);
     tracker.planned(pagesWanted, total);
 
@@ -155,31 +183,37 @@ async function* iteratePagesWith<T>(
 
     yield accept(first, 1);
 
-    /** Set when a page showed a different total: the load must stop and report it. */
-    let changed: { page: number; total: number } | undefined;
+    /** Set when the data changed under the load (another total, rewritten cache): stop and report it. */
+    let changed: LoadError | undefined;
     let stopping = false;
+    const dataChanged = (page: number, pageTotal: number) =>
+      new LoadError('data_changed', `The data changed while loading: page ${page} reports ${pageTotal} records in all, page 1 reported ${total}.`, [], {
+        hint: 'Load again; the service published new data during the load.',
+      });
+    const stopForChange = (error: LoadError) => {
+      changed ??= error;
+      stopping = true;
+      // No use fetching the rest: every page delivered is stale.
+      controller.abort();
+    };
     const fetchOne = async (number: number): Promise<Settled<T>> => {
       if (stopping || signal.aborted) return { ok: 'skipped' };
       try {
         const page = await fetchPage(number, perPage, signal, context);
         tracker.pageDone(page.records.length);
-        if (page.total !== total && changed === undefined) {
-          changed = { page: number, total: page.total };
-          stopping = true;
-          // No use fetching the rest: every page delivered is stale.
-          controller.abort();
-        }
+        if (page.total !== total) stopForChange(dataChanged(number, page.total));
         return { ok: true, page };
       } catch (error) {
+        if (error instanceof LoadError && error.code === 'data_changed') {
+          // The answers this load was built on were replaced (a cached load rewritten meanwhile).
+          stopForChange(error);
+          return { ok: 'skipped' };
+        }
         // The load has failed: start no other page (those in flight finish, to be named).
         stopping = true;
         return { ok: false, error };
       }
     };
-    const dataChanged = (c: { page: number; total: number }) =>
-      new LoadError('data_changed', `The data changed while loading: page ${c.page} reports ${c.total} records in all, page 1 reported ${total}.`, [], {
-        hint: 'Load again; the service published new data during the load.',
-      });
 
     let nextToSchedule = 2;
     for (let number = 2; number <= pagesWanted; number += 1) {
@@ -191,7 +225,7 @@ async function* iteratePagesWith<T>(
       const settled = (await pending.get(number)) ?? { ok: 'skipped' };
       pending.delete(number);
       if (outer?.aborted) throw cancelled();
-      if (changed) throw dataChanged(changed);
+      if (changed) throw changed;
       if (settled.ok === true) {
         yield accept(settled.page, number);
         if (outer?.aborted) throw cancelled();
@@ -208,7 +242,7 @@ async function* iteratePagesWith<T>(
       }
       pending.clear();
       if (outer?.aborted) throw cancelled();
-      if (changed) throw dataChanged(changed);
+      if (changed) throw changed;
       const firstFailure = failures[0];
       if (!firstFailure) throw new LoadError('pages_failed', `Page ${number} of ${pagesWanted} was not fetched.`, [number]);
       const cause = firstFailure.error;

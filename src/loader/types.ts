@@ -19,6 +19,32 @@ export interface FetchPageContext {
   onEvent?: ((event: TransportEvent) => void) | undefined;
   /** Bypass cached answers (set when a load starts again because the data changed). */
   refresh?: boolean | undefined;
+  /** How this load uses the answer cache: one object per load, shared by all its pages. */
+  cache?: LoadCacheState | undefined;
+}
+
+/**
+ * How the pages of one load use the answer cache. Entries expire one by one, so deciding page by
+ * page could join a cached page 1 to fresh later pages (or the reverse) under an unchanged
+ * `meta.total`, losing or repeating records without any check noticing. The decision is made once,
+ * by page 1 (the loader always fetches it before any other page), and every page follows it:
+ *
+ * - `network`: page 1 came from the service, so every page does; all are stored under `loadId`.
+ * - `cache`: page 1 came from the cache, so every page must come from the cache, stored by the
+ *   same load (`loadId`). The loader checks that with `verify` before it delivers anything, and
+ *   fetches the whole load from the service when it does not hold.
+ *
+ * The loader creates the state (`undecided`, or `network` for a reload); the transport fills it in.
+ */
+export interface LoadCacheState {
+  mode: 'undecided' | 'network' | 'cache';
+  /** The stored load every page is written under (`network`) or must have been written by (`cache`). */
+  loadId: string | undefined;
+  /**
+   * Set with `mode: 'cache'`: whether every one of these pages is in the cache, stored by the load
+   * page 1 came from. Reads entry headers only, never bodies.
+   */
+  verify: ((pages: readonly number[]) => Promise<boolean>) | undefined;
 }
 
 /**

@@ -140,6 +140,18 @@ describe('generic fetchers', () => {
     expect(one.records.length).toBeGreaterThan(0);
   });
 
+  it('resource(path): a fetcher named at run time, with text parameters (the CLI), study brands included', async () => {
+    const study = emulator.dataset.studies.find((s) => s.released)?.record.id ?? 0;
+    const byPath = await client.resource(`studies/${study}/brands`).all({ include: ['brand'] });
+    expect(byPath).toEqual(await client.studies.brands(study).all({ include: ['brand'] }));
+    const filter: Record<string, string> = { name: 'a' };
+    const sort: string[] = ['-name', 'id'];
+    expect(await client.resource('brands').all({ filter, sort, include: ['sector'] })).toEqual(await client.brands.all({ filter: { name: 'a' }, sort: ['-name', 'id'], include: ['sector'] }));
+    // The path is text at run time: checked whatever the compiler was told.
+    expect(() => client.resource('brandscape-data' as never)).toThrow(UsageError);
+    expect(() => client.resource('studies/x/brands' as never)).toThrow(/^Unknown resource 'studies\/x\/brands'\. Resources: .*audience-groups.*, studies\/<id>\/brands; brandscape data has its own fetcher/);
+  });
+
   it('refuses ids that are not integers before sending anything', async () => {
     await expect(client.brands.get(1.5)).rejects.toBeInstanceOf(UsageError);
     expect(() => client.studies.brands(Number.NaN)).toThrow(UsageError);
@@ -271,5 +283,31 @@ describe('brandscape row parsing', () => {
     } finally {
       await scoped.close();
     }
+  });
+
+  it('one rule for pages and single rows: a column the catalogue does not know (a metric added since) is kept', async () => {
+    // The emulator's answers, with a column the metric catalogue has never heard of on every row.
+    const widening: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (!String(input).includes('/brandscape-data') || res.status !== 200) return res;
+      const body = (await res.json()) as { data: Record<string, unknown>[] | Record<string, unknown> };
+      for (const row of Array.isArray(body.data) ? body.data : [body.data]) row['new_metric_rank'] = 42;
+      const headers = new Headers(res.headers);
+      headers.delete('content-length');
+      return new Response(JSON.stringify(body), { status: res.status, headers });
+    };
+    const { client: wide } = recordingClient(emulator, { fetch: widening });
+    const study = emulator.dataset.studies.find((s) => s.released)?.record.id ?? 0;
+    const query = { filter: { studies: study, audiences: 1 }, metricKeys: ['esteem'] } as const;
+    const page = await wide.brandscape.page({ ...query, perPage: 5 });
+    const first = page.records[0];
+    expect(first).toMatchObject({ new_metric_rank: 42 });
+    expect(typeof first?.esteem_rank === 'number' || first?.esteem_rank === null).toBe(true);
+    const one = await wide.brandscape.get(first?.id ?? 0, { metricKeys: ['esteem'] });
+    expect(one).toMatchObject({ id: first?.id, esteem_rank: first?.esteem_rank, new_metric_rank: 42 });
+    // Rows exactly as the catalogue lists them go through the listed schema, unchanged.
+    const plain = await recordingClient(emulator).client.brandscape.get(first?.id ?? 0, { metricKeys: ['esteem'] });
+    expect(plain).not.toHaveProperty('new_metric_rank');
+    expect(plain.esteem_rank).toBe(first?.esteem_rank);
   });
 });

@@ -3,8 +3,10 @@
  * milliseconds. The service side is a model of the emulator's limiter (a fixed window that
  * starts at the first counted request), checked after every request.
  */
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createRateGovernor, fromRateHeaders } from '../../src/client/rate-governor.js';
+import { RateLimitError } from '../../src/errors.js';
 
 function virtualClock() {
   let t = 1_000_000;
@@ -31,6 +33,17 @@ function virtualClock() {
       t += ms;
     },
   };
+}
+
+/** How a promise stands once pending microtasks have run, without moving the clock. */
+async function settledSoon<T>(promise: Promise<T>): Promise<{ settled: false } | { settled: true; value?: T; error?: unknown }> {
+  let outcome: { settled: false } | { settled: true; value?: T; error?: unknown } = { settled: false };
+  promise.then(
+    (value) => (outcome = { settled: true, value }),
+    (error: unknown) => (outcome = { settled: true, error }),
+  );
+  for (let i = 0; i < 50; i++) await Promise.resolve();
+  return outcome;
 }
 
 /** The emulator's limiter: `limit` per window from the first counted request. */
@@ -164,5 +177,92 @@ describe('rate governor', () => {
     await expect(blocked).rejects.toThrow('stop');
     while (await clock.step());
     await expect(behind).resolves.toMatchObject({ waitedMs: expect.any(Number) });
+  });
+
+  it('fails at once, naming the wait, when a 429 blocks longer than maxBlockMs; requests flow again after it', async () => {
+    const clock = virtualClock();
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep, windowMs: 60_000, maxBlockMs: 120_000 });
+    const refused = { method: 'GET', url: 'http://service/api/v2/countries' };
+    (await governor.acquire()).complete({ limit: 500, remaining: 0, limited: true, retryAfterMs: 3_600_000, refused: { request: refused, serviceMessage: 'Too Many Requests' } });
+    const started = clock.now();
+    const next = await settledSoon(governor.acquire(undefined, { method: 'GET', url: 'http://service/api/v2/years' }));
+    // Not an hour's sleep: an error at once, with no time passed and no slot held.
+    expect(next.settled).toBe(true);
+    expect(clock.now()).toBe(started);
+    const error = next.settled ? next.error : undefined;
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterMs).toBe(3_600_000);
+    expect((error as Error).message).toMatch(
+      /^GET http:\/\/service\/api\/v2\/countries answered 429: Too Many Requests\. The service asks to wait 3600 s more, longer than the retry policy waits \(retry\.maxRetryAfterMs = 120 s\), so GET http:\/\/service\/api\/v2\/years was not sent\. Try again after \S+Z, or raise retry\.maxRetryAfterMs\.$/,
+    );
+    expect(governor.state().inFlight).toBe(0);
+    // Later, what is left of the block is named; once it is over, nothing is held back.
+    clock.advance(3_000_000);
+    await expect(governor.acquire()).rejects.toMatchObject({ retryAfterMs: 600_000 });
+    clock.advance(600_000);
+    await expect(governor.acquire()).resolves.toMatchObject({ waitedMs: 0 });
+  });
+
+  it('still waits for a 429 block within maxBlockMs, and guesses at most maxBlockMs when the service named none', async () => {
+    const clock = virtualClock();
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep, windowMs: 60_000, maxBlockMs: 5_000 });
+    (await governor.acquire()).complete({ limit: 500, remaining: 0, limited: true, retryAfterMs: 4_000 });
+    let started = clock.now();
+    let next = governor.acquire();
+    while (await clock.step());
+    expect((await next).waitedMs).toBe(4_000);
+    expect(clock.now() - started).toBe(4_000);
+    (await next).complete({ limit: 500, remaining: 0, limited: true });
+    // No Retry-After: a guess, capped by what a request may wait (not a whole 60 s window).
+    started = clock.now();
+    next = governor.acquire();
+    while (await clock.step());
+    expect((await next).waitedMs).toBe(5_000);
+    expect(clock.now() - started).toBe(5_000);
+  });
+
+  it('a cancelled acquisition settles at once, even queued behind one that waits for a 429; the queue goes on', async () => {
+    const clock = virtualClock();
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep, windowMs: 60_000 });
+    (await governor.acquire()).complete({ limit: 500, remaining: 0, limited: true, retryAfterMs: 300_000 });
+    const started = clock.now();
+    const first = governor.acquire();
+    const controller = new AbortController();
+    const cancelled = governor.acquire(controller.signal);
+    const behind = governor.acquire();
+    controller.abort(new Error('cancelled by the user'));
+    const outcome = await settledSoon(cancelled);
+    expect(outcome).toEqual({ settled: true, error: new Error('cancelled by the user') });
+    expect(clock.now()).toBe(started);
+    // The others still get their slots, in order, after the block; the cancelled one holds none.
+    while (await clock.step());
+    await first;
+    await behind;
+    expect(clock.now() - started).toBe(300_000);
+    expect(governor.state().inFlight).toBe(2);
+    // A signal that did not abort keeps no listener once the slot is held.
+    const kept = new AbortController();
+    await governor.acquire(kept.signal);
+    expect(getEventListeners(kept.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('a slot taken just as the signal aborts is given back', async () => {
+    // The abort lands at every point between the end of the wait and the acquisition settling.
+    for (let delay = 0; delay < 16; delay++) {
+      const clock = virtualClock();
+      const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep, windowMs: 1000 });
+      (await governor.acquire()).complete({ limit: 1, remaining: 0 });
+      const controller = new AbortController();
+      const pending = governor.acquire(controller.signal).then(
+        (ticket) => ticket,
+        () => 'cancelled' as const,
+      );
+      for (let i = 0; i < 20; i++) await Promise.resolve();
+      await clock.step();
+      for (let i = 0; i < delay; i++) await Promise.resolve();
+      controller.abort();
+      const result = await pending;
+      expect(governor.state().inFlight, `abort ${delay} microtasks after the wait`).toBe(result === 'cancelled' ? 0 : 1);
+    }
   });
 });

@@ -4,9 +4,12 @@
  * read, cancellation, and the headers sent. `fetch` is the real one, wrapped only to record the
  * headers it was given.
  */
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../src/client/create-client.js';
+import { createRateGovernor } from '../../src/client/rate-governor.js';
+import { createTransport, type TransportEvent } from '../../src/client/transport.js';
 import type { FaultKind } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import {
@@ -197,8 +200,30 @@ describe('429', () => {
     const error = await client.countries.page().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterMs).toBe(600_000);
-    expect((error as Error).message).toMatch(/answered 429: Too Many Requests\. Lower the concurrency/);
+    expect((error as Error).message).toMatch(/answered 429: Too Many Requests\. The service asks to wait 600 s, longer than the retry policy waits \(retry\.maxRetryAfterMs = 5 s\)\. Try again after \d{4}-\d\d-\d\dT[\d:.]+Z, or raise retry\.maxRetryAfterMs\./);
     expect(emulator.requests).toHaveLength(1);
+  });
+
+  it('after a 429 that will not be waited for, the next call fails at once too, without a request, naming the wait', async () => {
+    const { client } = recordingClient(emulator, { retry: { maxRetryAfterMs: 5000 } });
+    emulator.faults.add({ path: '/countries', kind: 429, retryAfterS: 3600 });
+    const refused = await client.countries.page().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RateLimitError);
+    expect((refused as Error).message).toMatch(/The service asks to wait 3600 s, longer than the retry policy waits/);
+    emulator.clearRequests();
+    // Before the governor knew the cap, this call slept for the whole hour the service asked for.
+    const controller = new AbortController();
+    const guard = setTimeout(() => controller.abort(), 3000);
+    const started = Date.now();
+    const error = await client.years.page({}, { signal: controller.signal }).catch((e: unknown) => e);
+    clearTimeout(guard);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterMs).toBeGreaterThan(3_500_000);
+    expect((error as Error).message).toMatch(
+      /^GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/countries\?page=1&per_page=25 answered 429: Too Many Requests\. The service asks to wait 3\d{3} s more, longer than the retry policy waits \(retry\.maxRetryAfterMs = 5 s\), so GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/years\?page=1&per_page=25 was not sent\./,
+    );
+    expect(emulator.requests).toHaveLength(0);
   });
 
   it('paces requests under the real limit: no 429 once the headers are known', async () => {
@@ -248,5 +273,65 @@ describe('cancellation', () => {
     emulator.clearRequests();
     await expect(client.cities.page({}, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(CancelledError);
     expect(emulator.requests).toHaveLength(0);
+  });
+});
+
+describe('event listeners that throw', () => {
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+  it('break neither the request nor the client: the slot, the timer and the abort listener are released', async () => {
+    const governor = createRateGovernor({ now: Date.now, sleep });
+    const reported: string[] = [];
+    const transport = createTransport({
+      baseUrl: emulator.url,
+      version: 'v2',
+      token: emulator.token,
+      governor,
+      sleep,
+      now: Date.now,
+      onEvent: () => {
+        throw new Error('log sink failed');
+      },
+      onListenerError: (error, event) => reported.push(`${event.type}: ${(error as Error).message}`),
+    });
+    const controller = new AbortController();
+    const onProgress = (event: TransportEvent) => {
+      if (event.type === 'request') throw new TypeError("Cannot read properties of undefined (reading 'toFixed')");
+    };
+    const result = await transport.get('years', new URLSearchParams({ per_page: '5' }), { signal: controller.signal, onEvent: onProgress }).catch((e: unknown) => e);
+    expect(result).toMatchObject({ status: 200, fromCache: false });
+    expect(governor.state().inFlight).toBe(0);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    // Both listeners are told every event: one failing does not starve the other.
+    expect(reported).toEqual(['request: log sink failed', "request: Cannot read properties of undefined (reading 'toFixed')", 'response: log sink failed']);
+    // Nothing accumulates over many requests (a leaked slot per request would end in a deadlock
+    // once the limit is reached).
+    const again = await Promise.all(Array.from({ length: 12 }, () => transport.get('years', new URLSearchParams({ per_page: '1' }), { onEvent: onProgress })));
+    expect(again.every((r) => r.status === 200)).toBe(true);
+    expect(governor.state().inFlight).toBe(0);
+  });
+
+  it('by default, the first listener error is written once to stderr and the rest are ignored', async () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const client = createClient({
+        baseUrl: emulator.url,
+        token: emulator.token,
+        env: {},
+        onEvent: () => {
+          throw new Error(`listener bug near ${emulator.token}`);
+        },
+      });
+      await client.years.page();
+      await client.regions.page();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written).toHaveLength(1);
+    expect(written[0]).toBe("brandscape-kit: an event listener (onEvent/onProgress) threw on a 'request' event and was ignored: Error: listener bug near ***. Later listener errors are not reported.\n");
   });
 });

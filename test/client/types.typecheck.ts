@@ -95,3 +95,18 @@ export async function archetypeComparisonsAreADiscriminatedUnion() {
   // @ts-expect-error not both
   await client.archetypes({ studies: [1], comparison: 'competitive', collections: 1, categories: 2 });
 }
+
+export async function resourceByPathTakesTextParameters() {
+  // What a command line gives: text, checked against the catalogue at run time.
+  const filter: Record<string, string> = { name: 'nova' };
+  const include: string[] = ['sector'];
+  const rows = await client.resource('brands').all({ filter, include, sort: ['-name'], search: 'nova' });
+  const name: unknown = rows[0]?.['name'];
+  void name;
+  await client.resource('studies/12/brands').page({ include: ['brand'], perPage: 10 });
+  // @ts-expect-error brandscape data has its own fetcher (client.brandscape)
+  client.resource('brandscape-data');
+  // @ts-expect-error a study id is a number
+  client.resource('studies/x/brands');
+}
+

@@ -3,8 +3,8 @@
  * CSV on stdout or in a file.
  */
 import { RESOURCES, type IncludeSpec, type ResourceName } from '../../client/endpoints.js';
-import type { BrandscapeParams, ListParams, ListResource } from '../../client/params.js';
-import type { FetchAllOptions } from '../../client/create-client.js';
+import type { BrandscapeParams } from '../../client/params.js';
+import type { FetchAllOptions, ResourcePath } from '../../client/create-client.js';
 import { LoadError, UsageError } from '../../errors.js';
 import type { LoadProgress } from '../../loader/types.js';
 import { fromArgv, toNumber } from '../args.js';
@@ -50,14 +50,17 @@ Exit codes: 0 ok, 2 usage error, 3 service error (HTTP, network, incomplete load
 
 const list = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter((s) => s !== ''));
 
-function resolveResource(name: string): { resource: ResourceName; path: string; studyId?: number } {
+/** The resource a path names; `path` is what the client's `resource()` takes (or brandscape data). */
+function resolveResource(name: string): { resource: ResourceName; path: ResourcePath | 'brandscape-data' } {
   const sub = /^studies\/(\d+)\/brands$/.exec(name);
-  if (sub) return { resource: 'study-brands', path: name, studyId: Number(sub[1]) };
+  if (sub) return { resource: 'study-brands', path: `studies/${Number(sub[1])}/brands` };
   const entry = (Object.entries(RESOURCES) as [ResourceName, (typeof RESOURCES)[ResourceName]][]).find(([, spec]) => spec.path === name);
-  if (!entry || entry[0] === 'study-brands') {
+  const resource = entry?.[0];
+  if (resource === undefined || resource === 'study-brands') {
     throw new UsageError(`Unknown resource '${name}'.`, { hint: `Resources: ${resourceList()}, studies/<id>/brands.` });
   }
-  return { resource: entry[0], path: name };
+  // Every other resource's name is its path.
+  return { resource, path: resource };
 }
 
 /** Checks filter keys against the catalogue so a typo is a usage error, not a service error. */
@@ -108,7 +111,7 @@ export async function runFetch(argv: readonly string[], io: CliIo): Promise<numb
     return EXIT.ok;
   }
   if (positionals.length !== 1) throw new UsageError('fetch takes one resource name.', { hint: "Run 'brandscape fetch --help'." });
-  const { resource, path, studyId } = resolveResource(positionals[0] ?? '');
+  const { resource, path } = resolveResource(positionals[0] ?? '');
   const spec = RESOURCES[resource];
   const format = toOutputFormat(values.format, values.out);
   const filter = toFilter(resource, values.filter ?? []);
@@ -149,7 +152,7 @@ export async function runFetch(argv: readonly string[], io: CliIo): Promise<numb
     // Parameters come from the command line as text: the catalogue checks above stand in for the
     // compile-time checks of typed callers, and the service validates the rest.
     const openPages = (): AsyncIterable<{ records: readonly unknown[]; total: number }> => {
-      if (isBrandscape) {
+      if (path === 'brandscape-data') {
         const params = {
           ...common,
           ...(values['metric-keys'] ? { metricKeys: list(values['metric-keys']) } : {}),
@@ -158,8 +161,7 @@ export async function runFetch(argv: readonly string[], io: CliIo): Promise<numb
         return service.client.brandscape.pages(params, loadOptions);
       }
       const params = { ...common, ...(values.search === undefined ? {} : { search: values.search }) };
-      if (studyId !== undefined) return service.client.studies.brands(studyId).pages(params as unknown as ListParams<'study-brands'>, loadOptions);
-      return service.client.resource(resource as ListResource).pages(params as unknown as ListParams<ListResource>, loadOptions);
+      return service.client.resource(path).pages(params, loadOptions);
     };
     // A file can be started afresh when the data changes during the load (the loader's rule: one
     // reload); what went to stdout cannot be taken back, so there the change is an error.
