@@ -129,20 +129,8 @@ export function sectorSummary(input: BrandscapeInput, options: SectorSummaryOpti
         if (Number.isFinite(v)) values.push(v);
       }
       const sorted = Float64Array.from(values).sort();
-      const row = groups.firstRow[g]!;
-      const study = o.prep.studies.get(o.prep.studyId[row]!)!;
       out.push({
-        sector_id: o.sector[row]!,
-        sector_name: o.sectorName(row),
-        country_id: study.countryId,
-        market: study.market,
-        country_code: study.countryCode,
-        year: study.year,
-        metric: info.metric,
-        metric_name: info.metricName,
-        metric_group: info.group,
-        score_type: info.scoreType,
-        column: info.column,
+        ...cellKey(o, groups.firstRow[g]!, info),
         count: sorted.length,
         mean: orNull(mean(sorted)),
         median: orNull(quantileSorted(sorted, 0.5)),
@@ -166,6 +154,24 @@ export function sectorSummary(input: BrandscapeInput, options: SectorSummaryOpti
   return resultTable(out, SUMMARY_SCHEMA, metaOf(o, 'sectorSummary', [...new Set(out.map((r) => r.year))].sort((a, b) => a - b)));
 }
 
+/** What a summary or value row is about: sector, market, year and metric column (shared by both outputs). */
+function cellKey(o: Observations, row: number, info: MetricInfo) {
+  const study = o.prep.studies.get(o.prep.studyId[row]!)!;
+  return {
+    sector_id: o.sector[row]!,
+    sector_name: o.sectorName(row),
+    country_id: study.countryId,
+    market: study.market,
+    country_code: study.countryCode,
+    year: study.year,
+    metric: info.metric,
+    metric_name: info.metricName,
+    metric_group: info.group,
+    score_type: info.scoreType,
+    column: info.column,
+  };
+}
+
 /**
  * The values `sectorSummary` summarises, one row per observation (for box plots and strip charts).
  *
@@ -184,19 +190,8 @@ export function sectorValues(input: BrandscapeInput, options: SectorSummaryOptio
       const v = value[c]!;
       if (!Number.isFinite(v)) continue;
       const row = cells.firstRow[c]!;
-      const study = o.prep.studies.get(o.prep.studyId[row]!)!;
       out.push({
-        sector_id: o.sector[row]!,
-        sector_name: o.sectorName(row),
-        country_id: study.countryId,
-        market: study.market,
-        country_code: study.countryCode,
-        year: study.year,
-        metric: info.metric,
-        metric_name: info.metricName,
-        metric_group: info.group,
-        score_type: info.scoreType,
-        column: info.column,
+        ...cellKey(o, row, info),
         brand_id: o.prep.brandId[row]!,
         brand_name: names.local(row),
         value: v,
