@@ -9,7 +9,7 @@ import { dedupeInfo, keepMask, type DedupeInfo } from './dedupe.js';
 import { entityIds, entityNames } from './entity-of.js';
 import type { FrameMeta, FrameTable } from './frame-table.js';
 import { brandGroups, cellValues, groupValues, periodRows } from './period-cells.js';
-import { prepareBrandscape } from './prepare-brandscape.js';
+import { prepareBrandscape, marketFields, metricFields } from './prepare-brandscape.js';
 import { resolveColumns, scoreTypeNotes } from './resolve-columns.js';
 import { MARKET_KINDS, METRIC_KINDS, resultTable, type ResultSchema } from './result-table.js';
 import { selectRows, withKnownEntity } from './select-rows.js';
@@ -188,15 +188,9 @@ export function companyRollup(input: CompanyInput, options: CompanyRollupOptions
       out.push({
         company_id: companyId,
         company_name: record?.name ?? companyName(row),
-        country_id: study.countryId,
-        market: study.market,
-        country_code: study.countryCode,
+        ...marketFields(study),
         year: study.year,
-        metric: info.metric,
-        metric_name: info.metricName,
-        metric_group: info.group,
-        score_type: info.scoreType,
-        column: info.column,
+        ...metricFields(info),
         value: orNull(value[g]!),
         weighting,
         n_brands: nBrands[g]!,

@@ -8,7 +8,7 @@ import { dedupeInfo, keepMask, type DedupeInfo } from './dedupe.js';
 import { entityOf } from './entity-of.js';
 import type { FrameMeta, FrameTable } from './frame-table.js';
 import { brandGroups, brandWeightsNote, cellValues, groupValues, periodRows, type PeriodMode } from './period-cells.js';
-import { prepareBrandscape } from './prepare-brandscape.js';
+import { prepareBrandscape, marketFields, metricFields } from './prepare-brandscape.js';
 import { resolveColumns, scoreTypeNotes } from './resolve-columns.js';
 import { ENTITY_KINDS, MARKET_KINDS, METRIC_KINDS, resultTable, type ResultSchema } from './result-table.js';
 import { selectRows, withKnownEntity } from './select-rows.js';
@@ -132,14 +132,8 @@ export function crossYear(input: BrandscapeInput, options: CrossYearOptions): Fr
           entity_id: entity.ids[row]!,
           entity_name: entity.name(row),
           global_name: entity.globalName(row),
-          country_id: study.countryId,
-          market: study.market,
-          country_code: study.countryCode,
-          metric: info.metric,
-          metric_name: info.metricName,
-          metric_group: info.group,
-          score_type: info.scoreType,
-          column: info.column,
+          ...marketFields(study),
+          ...metricFields(info),
           year,
           period: quarter > 0 ? `${year} Q${quarter}` : String(year),
           period_order: quarter > 0 ? year + (quarter - 1) / 4 : year,

@@ -23,6 +23,18 @@ export interface StudyInfo {
   readonly quarter: number | null;
 }
 
+/** The market fields every comparison row carries (`MarketKey` of types.ts). */
+export const marketFields = (study: StudyInfo) => ({ country_id: study.countryId, market: study.market, country_code: study.countryCode });
+
+/** The metric fields every comparison row carries (`MetricKey` of types.ts). */
+export const metricFields = (info: MetricInfo) => ({
+  metric: info.metric,
+  metric_name: info.metricName,
+  metric_group: info.group,
+  score_type: info.scoreType,
+  column: info.column,
+});
+
 /** A metric column with its catalogue names. */
 export interface MetricInfo {
   readonly column: string;

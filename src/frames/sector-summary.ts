@@ -7,7 +7,7 @@ import { dedupeInfo, keepMask, type DedupeInfo, type DedupeMode } from './dedupe
 import { brandNames, entityIds, entityNames } from './entity-of.js';
 import type { FrameMeta, FrameTable } from './frame-table.js';
 import { brandGroups, cellValues, periodRows, type BrandGroups, type PeriodRows } from './period-cells.js';
-import { prepareBrandscape, type MetricInfo, type PreparedBrandscape } from './prepare-brandscape.js';
+import { prepareBrandscape, type MetricInfo, type PreparedBrandscape, marketFields, metricFields } from './prepare-brandscape.js';
 import { resolveColumns, scoreTypeNotes } from './resolve-columns.js';
 import { MARKET_KINDS, METRIC_KINDS, resultTable, type ResultSchema } from './result-table.js';
 import { selectRows, withKnownEntity } from './select-rows.js';
@@ -160,15 +160,9 @@ function cellKey(o: Observations, row: number, info: MetricInfo) {
   return {
     sector_id: o.sector[row]!,
     sector_name: o.sectorName(row),
-    country_id: study.countryId,
-    market: study.market,
-    country_code: study.countryCode,
+    ...marketFields(study),
     year: study.year,
-    metric: info.metric,
-    metric_name: info.metricName,
-    metric_group: info.group,
-    score_type: info.scoreType,
-    column: info.column,
+    ...metricFields(info),
   };
 }
 
