@@ -97,15 +97,7 @@ export interface BrandscapeFetcher {
  * Parameters of a fetcher named at run time (`resource()`): text from a command line or a config
  * file, checked against the catalogue by the caller and by the service rather than the compiler.
  */
-export interface DynamicListParams {
-  filter?: Readonly<Record<string, ParamValue>> | undefined;
-  include?: readonly string[] | undefined;
-  fields?: readonly string[] | undefined;
-  sort?: string | readonly string[] | undefined;
-  search?: string | undefined;
-  page?: number | undefined;
-  perPage?: number | undefined;
-}
+export type DynamicListParams = Omit<QueryInput, 'extra'>;
 
 /** A record of a fetcher named at run time: parsed by its resource's schema, typed loosely. */
 export type DynamicRecord = Record<string, unknown>;
