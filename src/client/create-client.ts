@@ -26,7 +26,7 @@ import { checkHealth, type HealthResult } from './health.js';
 import { fromMetricCatalogue, type MetricColumnIndex, type MetricGroupWithMetrics } from './metric-columns.js';
 import type { BrandscapeItem, BrandscapeParams, Item, ItemParams, ListParams, ListResource } from './params.js';
 import { fromItemBody, fromListBody, toShapeError, type ParsedPage } from './parse.js';
-import { toSearchParams, type ParamValue, type QueryInput } from './query.js';
+import { toSearchParams, type QueryInput } from './query.js';
 import { createRateGovernor } from './rate-governor.js';
 import { toRetryOptions, type RetryOptions } from './retry-policy.js';
 import { createTransport, type Transport, type TransportEvent, type TransportRequestOptions } from './transport.js';
