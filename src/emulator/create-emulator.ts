@@ -9,6 +9,7 @@ import type { Dataset, PublishRequest, PublishResult } from './dataset/types.js'
 import { createAuth, DEFAULT_TOKEN, type TokenOptions } from './http/auth.js';
 import { createFaults, type FaultRule } from './http/faults.js';
 import { createIndexes, handle, type HandlerState, type RecordedRequest } from './http/handler.js';
+import { BufferPool } from './http/json-bytes.js';
 import type { LabelStyle } from './http/paging.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { createWebhookSender, type SubscriptionState, type WebhookSubscription } from './webhooks.js';
@@ -121,6 +122,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     maxRecorded: options.maxRecordedRequests ?? 100_000,
     now,
     hanging: new Set(),
+    pageBuffers: new BufferPool(),
   };
 
   const publish = async (request: PublishRequest): Promise<PublishOutcome> => {

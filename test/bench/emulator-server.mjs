@@ -13,7 +13,7 @@ process.on('message', async (message) => {
     process.send({ type: 'cpu-marked' });
   } else if (message.type === 'cpu') {
     const used = process.cpuUsage(cpuMark);
-    process.send({ type: 'cpu', ms: (used.user + used.system) / 1000, rssMb: process.memoryUsage().rss / 2 ** 20 });
+    process.send({ type: 'cpu', ms: (used.user + used.system) / 1000, userMs: used.user / 1000, systemMs: used.system / 1000, rssMb: process.memoryUsage().rss / 2 ** 20 });
   } else if (message.type === 'stop') {
     await emulator.close();
     process.exit(0);

@@ -24,6 +24,7 @@ import { gauss3, gauss4, h2, h3, h4, unit } from './rng.js';
 import type { StudyModel } from './studies.js';
 import type { BrandscapeStore, MetricColumn } from './types.js';
 import type { BrandModel, World } from './world.js';
+import { NULL_CODE, decodeValues, tenthsCode, thousandthsCode, wholeCode } from './value-codes.js';
 
 /** Brands whose base is below this have no imagery or archetype scores (too few respondents). */
 export const MIN_BASE = 50;
@@ -92,6 +93,54 @@ export function standardise(set: Float64Array, values: Float64Array = set): Floa
   return mapValues(values, (v) => (v === v ? round3(clamp((v - mean) / sd, -5, 5)) : Number.NaN));
 }
 
+let belowScratch = new Int32Array(1024);
+
+/**
+ * Percentile ranks (tenths codes) of the first `n` coded scores among themselves, into `out`: what
+ * `percentileRanks` gives for the decoded values, by counting instead of sorting (codes are small
+ * integers, and ranks only need how many scores lie below and level with each).
+ */
+export function rankCodes(codes: Uint16Array, n: number, out: Uint16Array): void {
+  let lo = NULL_CODE;
+  let hi = -1;
+  let valid = 0;
+  for (let i = 0; i < n; i++) {
+    const k = codes[i] as number;
+    if (k === NULL_CODE) continue;
+    valid += 1;
+    if (k < lo) lo = k;
+    if (k > hi) hi = k;
+  }
+  if (valid === 0) {
+    out.fill(NULL_CODE, 0, n);
+    return;
+  }
+  // below[j]: how many scores have a code below lo + j.
+  const size = hi - lo + 2;
+  if (belowScratch.length < size) belowScratch = new Int32Array(size);
+  const below = belowScratch;
+  below.fill(0, 0, size);
+  for (let i = 0; i < n; i++) {
+    const k = codes[i] as number;
+    if (k !== NULL_CODE) below[k - lo + 1] = (below[k - lo + 1] as number) + 1;
+  }
+  for (let j = 1; j < size; j++) below[j] = (below[j] as number) + (below[j - 1] as number);
+  const others = valid - 1;
+  for (let i = 0; i < n; i++) {
+    const k = codes[i] as number;
+    if (k === NULL_CODE) {
+      out[i] = NULL_CODE;
+      continue;
+    }
+    const less = below[k - lo] as number;
+    const tied = (below[k - lo + 1] as number) - less - 1;
+    out[i] = tenthsCode(others <= 0 ? 50 : clamp((100 * (less + tied / 2)) / others, 0, 100));
+  }
+}
+
+/** An index score's code: 100 x level / mean level, a whole number in [0, 999]; null without a level. */
+const indexCode = (level: number, mean: number): number => (level === level && mean > 0 ? wholeCode(clamp(Math.round((100 * level) / mean), 0, 999)) : NULL_CODE);
+
 interface StudyStatic {
   study: StudyModel;
   /** Distinct brands, ascending, as positions in world.brands. */
@@ -109,14 +158,29 @@ interface StudyStatic {
   t: number;
   /** Distinguishes waves for yearly noise. */
   noiseKey: number;
-  /** The audience-independent part of each latent metric (All Adults' latent), per distinct brand. */
-  latents: Map<number, Float64Array>;
+  /**
+   * The audience-independent part of each latent metric (All Adults' latent), per distinct brand:
+   * metric li's values are `latents[li * unique.length ...]`, valid where `latentDone[li]` is 1.
+   * Allocated on first use, dropped when the study's latents are evicted.
+   */
+  latents: Float64Array | undefined;
+  latentDone: Uint8Array;
 }
 
 interface BlockCache {
   base: Float64Array;
-  latents: Map<number, Float64Array>;
-  columns: Map<number, Float64Array>;
+  /** Per distinct brand, for audiences other than All Adults: the brand's skew towards the audience, and its sampling noise's scale. */
+  skew: Float64Array;
+  noiseScale: Float64Array;
+  /** The audience's latents (not for All Adults, whose are the study's), laid out like `StudyStatic.latents`. */
+  latents: Float64Array | undefined;
+  latentDone: Uint8Array;
+  /**
+   * Value codes (value-codes.ts) of every column, one per row: column j's are
+   * `codes[j * rows ...]`, valid where `codeDone[j]` is 1. One allocation per block, on first use.
+   */
+  codes: Uint16Array | undefined;
+  codeDone: Uint8Array;
   bytes: number;
 }
 
@@ -227,7 +291,8 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
       reach,
       t: study.year + (study.quarter === null ? 0.5 : (study.quarter - 0.5) / 4),
       noiseKey: study.countryId * 1000 + (study.year - 2000) * 5 + (study.quarter ?? 0),
-      latents: new Map(),
+      latents: undefined,
+      latentDone: new Uint8Array(L),
     };
     statics.set(study.id, st);
     return st;
@@ -244,15 +309,31 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
       cache.set(key, hit);
       return hit;
     }
-    const perBrand = (st.study.respondents * BRANDS_PER_RESPONDENT) / Math.max(1, st.unique.length);
-    const base = new Float64Array(st.unique.length);
+    const { unique, uniqueIds, study } = st;
+    // A respondent rates about BRANDS_PER_RESPONDENT brands, and no brand more than once.
+    const perBrand = Math.min(study.respondents, (study.respondents * BRANDS_PER_RESPONDENT) / Math.max(1, unique.length));
+    const base = new Float64Array(unique.length);
+    const skew = new Float64Array(unique.length);
+    const noiseScale = new Float64Array(unique.length);
     for (let u = 0; u < base.length; u++) {
-      const jitter = 0.85 + 0.3 * unit(h4(seed ^ 0xba5e, st.uniqueIds[u] as number, st.study.id, audience.id));
+      const jitter = 0.85 + 0.3 * unit(h4(seed ^ 0xba5e, uniqueIds[u] as number, study.id, audience.id));
       base[u] = Math.max(0, Math.round(perBrand * audience.share * jitter));
+      const brand = brands[unique[u] as number] as BrandModel;
+      skew[u] = brand.ageSkew * audience.age + brand.genderSkew * audience.gender + brand.incomeSkew * audience.income;
+      noiseScale[u] = 0.8 / Math.sqrt(Math.max(base[u] as number, 1));
     }
-    const block: BlockCache = { base, latents: new Map(), columns: new Map(), bytes: base.byteLength };
+    const block: BlockCache = {
+      base,
+      skew,
+      noiseScale,
+      latents: undefined,
+      latentDone: new Uint8Array(L),
+      codes: undefined,
+      codeDone: new Uint8Array(columns.length),
+      bytes: base.byteLength * 3,
+    };
     cache.set(key, block);
-    cachedBytes += block.bytes;
+    remember(block, 0);
     return block;
   };
   const remember = (block: BlockCache, bytes: number) => {
@@ -266,37 +347,44 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
   };
 
   // Studies whose shared latents are held, least recently used first.
-  const latentStudies = new Map<number, { st: StudyStatic; bytes: number }>();
+  const latentStudies = new Map<number, StudyStatic>();
   let latentBytes = 0;
-  const rememberStudy = (st: StudyStatic, bytes: number) => {
-    const entry = latentStudies.get(st.study.id) ?? { st, bytes: 0 };
+  const touchStudy = (st: StudyStatic) => {
     latentStudies.delete(st.study.id);
-    entry.bytes += bytes;
-    latentStudies.set(st.study.id, entry);
-    latentBytes += bytes;
+    latentStudies.set(st.study.id, st);
+  };
+  const allocateStudyLatents = (st: StudyStatic): Float64Array => {
+    const slab = new Float64Array(L * st.unique.length);
+    st.latents = slab;
+    latentBytes += slab.byteLength;
+    touchStudy(st);
     for (const [id, old] of latentStudies) {
-      if (latentBytes <= STUDY_LATENT_BUDGET_BYTES || old.st === st) break;
-      old.st.latents.clear();
+      if (latentBytes <= STUDY_LATENT_BUDGET_BYTES || old === st) break;
+      latentBytes -= old.latents?.byteLength ?? 0;
+      old.latents = undefined;
+      old.latentDone.fill(0);
       latentStudies.delete(id);
-      latentBytes -= old.bytes;
     }
+    return slab;
   };
 
   /**
    * The audience-independent latent of a metric in a study: trait, trend, market deviation, reach
    * and yearly noise. Shared by every audience of the study (computed once, kept with the study).
+   * A view into the study's latents: read it, never write it.
    */
   const studyLatent = (st: StudyStatic, li: number): Float64Array => {
-    const hit = st.latents.get(li);
-    if (hit) return hit;
     const { unique, uniqueIds, reach, t, noiseKey, study } = st;
-    const z = new Float64Array(unique.length);
+    const n = unique.length;
+    const slab = st.latents ?? allocateStudyLatents(st);
+    const z = slab.subarray(li * n, (li + 1) * n);
+    if (st.latentDone[li] === 1) return z;
     const dt = t - 2022;
     const fam = famLoad[li] as number;
     const marketKey = study.countryId * 128 + li;
     const marketSeed = seed ^ 0x3a4c;
     const noiseSeed = seed ^ 0x9ea7;
-    for (let u = 0; u < unique.length; u++) {
+    for (let u = 0; u < n; u++) {
       const b = unique[u] as number;
       const id = uniqueIds[u] as number;
       z[u] =
@@ -306,127 +394,187 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
         (reach[u] as number) * fam +
         0.12 * gauss4(noiseSeed, id, noiseKey, li);
     }
-    st.latents.set(li, z);
-    rememberStudy(st, z.byteLength);
+    st.latentDone[li] = 1;
     return z;
   };
 
-  /** Latent z of a factor-driven metric for each distinct brand of a block: the study's, plus the audience's view. */
+  /** Latent z of a factor-driven metric for each distinct brand of a block: the study's, plus the audience's view. A view: never write it. */
   const latent = (st: StudyStatic, audience: AudienceDef, block: BlockCache, li: number): Float64Array => {
     if (audience.id === 1) return studyLatent(st, li);
-    const hit = block.latents.get(li);
-    if (hit) return hit;
+    const n = st.unique.length;
+    if (!block.latents) {
+      block.latents = new Float64Array(L * n);
+      remember(block, block.latents.byteLength);
+    }
+    const z = block.latents.subarray(li * n, (li + 1) * n);
+    if (block.latentDone[li] === 1) return z;
     const shared = studyLatent(st, li);
-    const { unique, uniqueIds, study } = st;
-    const z = new Float64Array(unique.length);
+    const { uniqueIds, study } = st;
+    const { skew, noiseScale } = block;
     const aw = audWeight[li] as number;
     const noiseSeed = h3(seed ^ 0xa0d1, study.id, audience.id);
-    for (let u = 0; u < unique.length; u++) {
-      const brand = brands[unique[u] as number] as BrandModel;
-      const skew = brand.ageSkew * audience.age + brand.genderSkew * audience.gender + brand.incomeSkew * audience.income;
-      z[u] = (shared[u] as number) + skew * aw + (0.8 / Math.sqrt(Math.max(block.base[u] as number, 1))) * gauss3(noiseSeed, uniqueIds[u] as number, li);
+    for (let u = 0; u < n; u++) {
+      z[u] = (shared[u] as number) + (skew[u] as number) * aw + (noiseScale[u] as number) * gauss3(noiseSeed, uniqueIds[u] as number, li);
     }
-    block.latents.set(li, z);
-    remember(block, z.byteLength);
+    block.latentDone[li] = 1;
     return z;
   };
 
-  /** Latent z per distinct brand, or per row for metrics that differ by category; NaN = no score. */
-  const metricLatent = (st: StudyStatic, audience: AudienceDef, block: BlockCache, metric: MetricDef): { z: Float64Array; perRow: boolean; shift: number } => {
+  /**
+   * Latent z of a metric, per distinct brand or, for metrics that differ by category, per row;
+   * NaN = no score. Written into `out` (at least as long as the study's rows), or a cached view
+   * returned as it is when nothing needs changing: never write the result.
+   */
+  const metricLatent = (st: StudyStatic, audience: AudienceDef, block: BlockCache, metric: MetricDef, out: Float64Array): { z: Float64Array; perRow: boolean; shift: number } => {
     const { study } = st;
+    const n = st.unique.length;
     if (metric.derivedFrom) {
       const [a, b] = metric.derivedFrom.map((key) => latentIndex.get(key) ?? 0) as [number, number];
+      const za = latent(st, audience, block, a);
       const zb = latent(st, audience, block, b);
-      const z = mapValues(latent(st, audience, block, a), (v, i) => 0.65 * (v + (zb[i] as number)));
-      return { z, perRow: false, shift: (marketShift(study.countryId, a) + marketShift(study.countryId, b)) / 2 };
+      for (let u = 0; u < n; u++) out[u] = 0.65 * ((za[u] as number) + (zb[u] as number));
+      return { z: out.subarray(0, n), perRow: false, shift: (marketShift(study.countryId, a) + marketShift(study.countryId, b)) / 2 };
     }
     const li = latentIndex.get(metric.key) ?? 0;
     const shift = marketShift(study.countryId, li);
     let z = latent(st, audience, block, li);
     if (metric.lastYear !== undefined && study.year > metric.lastYear) {
-      z = new Float64Array(z.length).fill(Number.NaN);
+      z = out.subarray(0, n).fill(Number.NaN);
     } else if (metric.groupKey === 'imagery' || metric.groupKey === 'archetypes') {
       // Too few respondents for attribute scores.
-      z = mapValues(z, (v, u) => ((block.base[u] as number) < MIN_BASE ? Number.NaN : v));
+      const base = block.base;
+      for (let u = 0; u < n; u++) out[u] = (base[u] as number) < MIN_BASE ? Number.NaN : (z[u] as number);
+      z = out.subarray(0, n);
     }
     if (!metric.byCategory) return { z, perRow: false, shift };
     const rows = study.rows;
-    const perRow = new Float64Array(rows.length);
     const categorySeed = seed ^ 0xca7e;
     const marketSeed = h2(seed ^ 0xca7f, study.countryId);
+    // Per row, from the brand's value (z may be `out` itself: rows are written after reading).
+    const perRow = new Float64Array(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const id = rows.brandIds[i] as number;
       const categoryId = rows.categoryIds[i] as number;
       perRow[i] = (z[st.rowUnique[i] as number] as number) + 0.45 * gauss4(categorySeed, id, categoryId, li) + 0.1 * gauss4(marketSeed, id, categoryId, li);
     }
-    return { z: perRow, perRow: true, shift };
+    out.set(perRow);
+    return { z: out.subarray(0, rows.length), perRow: true, shift };
   };
 
-  /** Every column of one metric for the rows of a block. */
+  // Scratch space for one metric's computation, reused (never cached, never returned).
+  let scratchSize = 0;
+  let zScratch = new Float64Array(0);
+  let levelScratch = new Float64Array(0);
+  let cScratch = new Uint16Array(0);
+  let pctScratch = new Uint16Array(0);
+  let codeScratch = new Uint16Array(0);
+  const scratchFor = (n: number) => {
+    if (n <= scratchSize) return;
+    scratchSize = Math.max(n, 2 * scratchSize);
+    zScratch = new Float64Array(scratchSize);
+    levelScratch = new Float64Array(scratchSize);
+    cScratch = new Uint16Array(scratchSize);
+    pctScratch = new Uint16Array(scratchSize);
+    codeScratch = new Uint16Array(scratchSize);
+  };
+
+  /** Every column of one metric for the rows of a block, as value codes in the block's code slab. */
   const computeMetric = (st: StudyStatic, audience: AudienceDef, block: BlockCache, metric: MetricDef, metricColumns: readonly MetricColumn[]): void => {
-    const rows = st.study.rows;
-    const n = rows.length;
+    const n = st.study.rows.length;
     const rowUnique = st.rowUnique;
-    const toRows = (values: Float64Array, perRow: boolean) => {
-      if (perRow) return values;
-      const out = new Float64Array(n);
-      for (let i = 0; i < n; i++) out[i] = values[rowUnique[i] as number] as number;
-      return out;
+    if (!block.codes) {
+      block.codes = new Uint16Array(columns.length * n);
+      remember(block, block.codes.byteLength);
+    }
+    const slab = block.codes;
+    /** Stores a column's codes, given per distinct brand (expanded to rows) or already per row. */
+    const store = (column: MetricColumn, codes: Uint16Array, perRow: boolean) => {
+      const offset = column.index * n;
+      if (perRow) for (let i = 0; i < n; i++) slab[offset + i] = codes[i] as number;
+      else for (let i = 0; i < n; i++) slab[offset + i] = codes[rowUnique[i] as number] as number;
+      block.codeDone[column.index] = 1;
     };
-    const store = (column: MetricColumn, values: Float64Array) => {
-      block.columns.set(column.index, values);
-      remember(block, values.byteLength);
-    };
+    scratchFor(n);
     if (metric.scoreTypes.includes('value')) {
       const column = metricColumns.find((c) => c.scoreType === 'value');
-      if (column) store(column, toRows(block.base, false));
+      if (column) {
+        const base = block.base;
+        for (let u = 0; u < base.length; u++) codeScratch[u] = wholeCode(base[u] as number);
+        store(column, codeScratch, false);
+      }
       return;
     }
-    const { z, perRow, shift } = metricLatent(st, audience, block, metric);
+    const { z, perRow, shift } = metricLatent(st, audience, block, metric, zScratch);
+    const m = z.length;
     const has = (type: MetricColumn['scoreType']) => metric.scoreTypes.includes(type);
     const offset = metric.pctOffset ?? 0;
-    const c = has('c') ? (metric.standardised ? standardise(z) : mapValues(z, (v) => (v === v ? round3(clamp(v + shift, -5, 5)) : Number.NaN))) : undefined;
-    const level = mapValues(z, (v) => (v === v ? 100 / (1 + Math.exp(-(0.85 * (v + shift) + offset))) : Number.NaN));
-    const pct = has('pct') ? mapValues(level, (v) => (v === v ? round1(v) : Number.NaN)) : undefined;
+    const level = levelScratch;
+    for (let u = 0; u < m; u++) {
+      const v = z[u] as number;
+      level[u] = v === v ? 100 / (1 + Math.exp(-(0.85 * (v + shift) + offset))) : Number.NaN;
+    }
+    let c: Uint16Array | undefined;
+    if (has('c')) {
+      c = cScratch;
+      if (metric.standardised) {
+        const standardised = standardise(z);
+        for (let u = 0; u < m; u++) c[u] = thousandthsCode(standardised[u] as number);
+      } else for (let u = 0; u < m; u++) c[u] = thousandthsCode((z[u] as number) + shift);
+    }
+    let pct: Uint16Array | undefined;
+    if (has('pct')) {
+      pct = pctScratch;
+      for (let u = 0; u < m; u++) pct[u] = tenthsCode(level[u] as number);
+    }
+    const codes = codeScratch;
     for (const column of metricColumns) {
       switch (column.scoreType) {
         case 'c':
-          if (c) store(column, toRows(c, perRow));
+          if (c) store(column, c, perRow);
           break;
         case 'pct':
-          if (pct) store(column, toRows(pct, perRow));
+          if (pct) store(column, pct, perRow);
           break;
-        case 'rank':
+        case 'rank': {
           // Percentile within the study and audience, of the score the row shows.
-          store(column, toRows(percentileRanks(c ?? pct ?? level), perRow));
+          const shown = c ?? pct;
+          if (shown) rankCodes(shown, m, codes);
+          else {
+            const ranks = percentileRanks(level.subarray(0, m));
+            for (let u = 0; u < m; u++) codes[u] = tenthsCode(ranks[u] as number);
+          }
+          store(column, codes, perRow);
           break;
+        }
         case 'brandscape_index': {
           let sum = 0;
           let count = 0;
-          for (const v of level) if (v === v) (sum += v), (count += 1);
+          for (let u = 0; u < m; u++) {
+            const v = level[u] as number;
+            if (v === v) (sum += v), (count += 1);
+          }
           const mean = count > 0 ? sum / count : Number.NaN;
-          store(column, toRows(mapValues(level, (v) => (v === v && mean > 0 ? clamp(Math.round((100 * v) / mean), 0, 999) : Number.NaN)), perRow));
+          for (let u = 0; u < m; u++) codes[u] = indexCode(level[u] as number, mean);
+          store(column, codes, perRow);
           break;
         }
         case 'category_index': {
-          const rowLevel = toRows(level, perRow);
-          const sums = new Float64Array(st.categorySlots);
-          const counts = new Float64Array(st.categorySlots);
+          const slots = st.categorySlots;
+          const rowCategory = st.rowCategory;
+          const sums = new Float64Array(slots);
+          const counts = new Float64Array(slots);
           for (let i = 0; i < n; i++) {
-            const v = rowLevel[i] as number;
+            const v = level[perRow ? i : (rowUnique[i] as number)] as number;
             if (v !== v) continue;
-            const slot = st.rowCategory[i] as number;
+            const slot = rowCategory[i] as number;
             sums[slot] = (sums[slot] as number) + v;
             counts[slot] = (counts[slot] as number) + 1;
           }
-          store(
-            column,
-            mapValues(rowLevel, (v, i) => {
-              const slot = st.rowCategory[i] as number;
-              const mean = (sums[slot] as number) / ((counts[slot] as number) || 1);
-              return v === v && mean > 0 ? clamp(Math.round((100 * v) / mean), 0, 999) : Number.NaN;
-            }),
-          );
+          for (let i = 0; i < n; i++) {
+            const slot = rowCategory[i] as number;
+            codes[i] = indexCode(level[perRow ? i : (rowUnique[i] as number)] as number, (sums[slot] as number) / ((counts[slot] as number) || 1));
+          }
+          store(column, codes, true);
           break;
         }
         case 'value':
@@ -444,6 +592,17 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     if (!study || !audience) throw new RangeError(`No brandscape block for study ${studyId} and audience ${audienceId}.`);
     const st = staticOf(study);
     return { st, audience, block: blockOf(st, audience) };
+  };
+
+  const codesOf = (studyId: number, audienceId: number, columnIndexes: readonly number[]): Uint16Array[] => {
+    const { st, audience, block } = context(studyId, audienceId);
+    const n = st.study.rows.length;
+    return columnIndexes.map((index) => {
+      const metric = metricOfColumn[index];
+      if (!metric) return new Uint16Array(n).fill(NULL_CODE);
+      if (block.codeDone[index] !== 1) computeMetric(st, audience, block, metric, columnsOfMetric.get(metric.key) ?? []);
+      return (block.codes as Uint16Array).subarray(index * n, (index + 1) * n);
+    });
   };
 
   return {
@@ -472,26 +631,14 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
       }
       return undefined;
     },
-    values(studyId, audienceId, columnIndexes) {
-      const { st, audience, block } = context(studyId, audienceId);
-      return columnIndexes.map((index) => {
-        let values = block.columns.get(index);
-        if (!values) {
-          const metric = metricOfColumn[index];
-          const column = columns[index];
-          if (!metric || !column) return new Float64Array(st.study.rows.length).fill(Number.NaN);
-          computeMetric(st, audience, block, metric, columnsOfMetric.get(metric.key) ?? []);
-          values = block.columns.get(index) ?? new Float64Array(st.study.rows.length).fill(Number.NaN);
-        }
-        return values;
-      });
-    },
+    codes: codesOf,
+    values: (studyId, audienceId, columnIndexes) => codesOf(studyId, audienceId, columnIndexes).map(decodeValues),
     latentsOf(studyId, audienceId, metricKey) {
       const { st, audience, block } = context(studyId, audienceId);
       const metric = METRICS.find((m) => m.key === metricKey);
       if (!metric) throw new RangeError(`No metric ${metricKey}.`);
-      const { z } = metricLatent(st, audience, block, metric);
-      return { brandIds: st.uniqueIds, z };
+      const { z } = metricLatent(st, audience, block, metric, new Float64Array(st.study.rows.length));
+      return { brandIds: st.uniqueIds, z: z.slice() };
     },
   };
 }

@@ -168,6 +168,11 @@ export interface BrandscapeStore {
    * column, `NaN` where the value is null. Deterministic; may be cached internally (bounded).
    */
   values(studyId: number, audienceId: number, columnIndexes: readonly number[]): Float64Array[];
+  /**
+   * The same values as 16-bit codes (value-codes.ts: `VALUE_OF_CODE`, `codeText`), the form they are
+   * computed and cached in: what the page writer copies as JSON text without formatting a number.
+   */
+  codes(studyId: number, audienceId: number, columnIndexes: readonly number[]): Uint16Array[];
 }
 
 export type ArchetypeComparison =

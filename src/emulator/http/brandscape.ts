@@ -15,60 +15,18 @@ import {
   type IncludeSpec,
 } from '../../client/endpoints.js';
 import { BRANDSCAPE_META_FIELDS } from '../../schemas/brandscape.js';
-import type { ScoreType } from '../../schemas/score-types.js';
 import type { MetricColumn, StudyRows } from '../dataset/types.js';
 import { badRequest, notFound } from './api-error.js';
 import { slims, type Ctx } from './bindings.js';
 import { fromCodeList, fromFlag, fromIdList, likeMatcher } from './filter-values.js';
-import { JsonBytes, NULL_BYTES, numberTables as numberByteTables, toBytes, toJsonBytes } from './json-bytes.js';
+import { codeText, toWordText, type WordText } from '../dataset/value-codes.js';
+import { JsonBytes, NULL_BYTES, toBytes, toJsonBytes, type BufferPool } from './json-bytes.js';
 import { validateQuery } from './list-engine.js';
 import type { ParsedQuery, SortKey } from './parse-query.js';
 import { splitList } from './parse-query.js';
 
 const spec = RESOURCES['brandscape-data'];
 type MetaField = (typeof BRANDSCAPE_META_FIELDS)[number];
-
-// ---- number formatting -------------------------------------------------------------------------
-
-let tables: { tenths: string[]; thousandths: string[]; ints: string[] } | undefined;
-
-/**
- * Values arrive rounded to a fixed precision per score type (dataset/types.ts), so their shortest
- * JSON form can be looked up instead of converted: about 5x faster than `String(double)`.
- */
-function numberTables() {
-  if (tables) return tables;
-  const tenths = Array.from({ length: 1001 }, (_, i) => String(i / 10));
-  const thousandths = Array.from({ length: 10001 }, (_, i) => String((i - 5000) / 1000));
-  const ints = Array.from({ length: 10000 }, (_, i) => String(i));
-  return (tables = { tenths, thousandths, ints });
-}
-
-type Formatter = (v: number) => string;
-
-function formatterOf(scoreType: ScoreType): Formatter {
-  const t = numberTables();
-  switch (scoreType) {
-    case 'rank':
-    case 'pct':
-      return (v) => {
-        if (v !== v) return 'null';
-        const k = Math.round(v * 10);
-        return k >= 0 && k <= 1000 && k === v * 10 ? (t.tenths[k] ?? String(v)) : String(v);
-      };
-    case 'c':
-      return (v) => {
-        if (v !== v) return 'null';
-        const k = Math.round(v * 1000) + 5000;
-        return k >= 0 && k <= 10000 && Math.abs(k - 5000 - v * 1000) < 1e-6 ? (t.thousandths[k] ?? String(v)) : String(v);
-      };
-    default:
-      return (v) => {
-        if (v !== v) return 'null';
-        return v >= 0 && v < 10000 && v === Math.floor(v) ? (t.ints[v] ?? String(v)) : String(v);
-      };
-  }
-}
 
 // ---- query planning ----------------------------------------------------------------------------
 
@@ -308,10 +266,10 @@ function orderedRefs(p: Plan, ctx: Ctx): RowRef[] | undefined {
   for (const filter of p.rowFilters) {
     const column = filter.column;
     if (column) {
-      const format = formatterOf(column.scoreType);
+      // Values have a fixed precision, so String() gives the text the row shows.
       refs = refs.filter((r) => {
         const v = values(r.block, column)[r.row] ?? Number.NaN;
-        return v === v && filter.test(format(v));
+        return v === v && filter.test(String(v));
       });
     } else {
       refs = refs.filter((r) => filter.test(String((p.blocks[r.block]?.firstRowId ?? 0) + r.row)));
@@ -372,28 +330,86 @@ function pageRefs(p: Plan, ctx: Ctx, offset: number, limit: number): { refs: Row
 
 // ---- serialisation -----------------------------------------------------------------------------
 
-/** How each score type's values are written: one decimal, three decimals, or integers (dataset/types.ts). */
-const TRUE = toBytes('true');
-const FALSE = toBytes('false');
+const OPEN_DATA = toBytes('{"data":');
 
-const decimalsOf = (scoreType: ScoreType): 1 | 3 | 0 => (scoreType === 'rank' || scoreType === 'pct' ? 1 : scoreType === 'c' ? 3 : 0);
+/** Local brand and category names of recently served studies as words (row k: text 2k brand, 2k + 1 category). */
+const studyNames = new Map<StudyRows, WordText>();
+const NAME_STUDIES_KEPT = 32;
+function namesOf(rows: StudyRows): WordText {
+  let names = studyNames.get(rows);
+  if (names) return names;
+  const texts: Uint8Array[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const brand = rows.brandNames[i];
+    const category = rows.categoryNames[i];
+    texts.push(brand === undefined ? NULL_BYTES : toJsonBytes(brand), category === undefined ? NULL_BYTES : toJsonBytes(category));
+  }
+  names = toWordText(texts);
+  for (const oldest of studyNames.keys()) {
+    if (studyNames.size < NAME_STUDIES_KEPT) break;
+    studyNames.delete(oldest);
+  }
+  studyNames.set(rows, names);
+  return names;
+}
 
-/** Writes rows of a plan as JSON into bytes: keys, names and included objects are encoded once. */
+/**
+ * Writes text k of a word table at `pos` and returns the position after it. Up to 3 bytes after
+ * that are overwritten with padding: the caller reserves room for them and writes over them next.
+ */
+function putText(view: DataView, pos: number, text: WordText, k: number): number {
+  const words = text.words;
+  let q = pos;
+  for (let w = text.wordStart[k] as number, end = text.wordStart[k + 1] as number; w < end; w++) {
+    view.setInt32(q, words[w] as number, true);
+    q += 4;
+  }
+  return pos + (text.length[k] as number);
+}
+
+/** A non-negative integer below 2^31 as ASCII digits; returns the new position. */
+function putUint(buf: Uint8Array, pos: number, n: number): number {
+  let digits = 1;
+  for (let x = n; x >= 10; x = (x / 10) | 0) digits += 1;
+  const end = pos + digits;
+  for (let q = end - 1; q >= pos; q--) {
+    const next = (n / 10) | 0;
+    buf[q] = 48 + n - next * 10;
+    n = next;
+  }
+  return end;
+}
+
+/** Slack after a row for word writes' padding, and room for one id-like number. */
+const PAD = 8;
+const NUMBER_ROOM = 24;
+const LITERALS = toWordText([toBytes('true'), toBytes('false'), NULL_BYTES]);
+const [TRUE_TEXT, FALSE_TEXT, NULL_TEXT] = [0, 1, 2] as const;
+
+/**
+ * Writes rows of a plan as JSON into bytes. Keys, names and included objects are encoded once;
+ * metric values are copied from their codes' pre-encoded text (dataset/value-codes.ts). This is
+ * the hot loop of the emulator: a 1,000-row page of pillars and imagery is 68,000 values, ~1.6 MB.
+ */
 function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
-  const columns = p.columns;
-  const keys = columns.map((c) => toBytes(`,${JSON.stringify(c.name)}:`));
-  const decimals = columns.map((c) => decimalsOf(c.scoreType));
-  const columnIndexes = columns.map((c) => c.index);
-  const metaKeys = p.meta.map((field, i) => toBytes(`${i === 0 ? '{' : ','}"${field}":`));
-  const blockValues = new Map<number, Float64Array[]>();
-  const valuesOf = (b: number) => {
-    let v = blockValues.get(b);
-    if (!v) {
+  const columnIndexes = p.columns.map((c) => c.index);
+  const columnCount = columnIndexes.length;
+  const metaFields = p.meta;
+  // Keys with their leading comma; a row's first key opens it with '{' instead.
+  const keyTexts = [...metaFields.map((field) => `,"${field}":`), ...p.columns.map((c) => `,${JSON.stringify(c.name)}:`)];
+  if (keyTexts[0] !== undefined) keyTexts[0] = `{${keyTexts[0].slice(1)}`;
+  const keys = toWordText(keyTexts.map(toBytes));
+  const firstColumnKey = metaFields.length;
+  const codeWords = codeText();
+  const blockCodes = new Map<number, Uint16Array[]>();
+  const codesOf = (b: number) => {
+    let codes = blockCodes.get(b);
+    if (!codes) {
       const block = p.blocks[b];
-      v = block && columnIndexes.length > 0 ? ctx.ds.brandscape.values(block.studyId, block.audienceId, columnIndexes) : [];
-      blockValues.set(b, v);
+      codes = block && columnCount > 0 ? ctx.ds.brandscape.codes(block.studyId, block.audienceId, columnIndexes) : [];
+      blockCodes.set(b, codes);
     }
-    return v;
+    return codes;
   };
   const encoded = new Map<string, Uint8Array>();
   const cached = (key: string, make: () => unknown) => {
@@ -401,9 +417,10 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
     if (bytes === undefined) encoded.set(key, (bytes = toJsonBytes(make())));
     return bytes;
   };
-  const includeWriters = p.include.map((name) => {
+  const includeWriters = p.include.map((name, k) => {
     const key = (spec.includes as Readonly<Record<string, IncludeSpec>>)[name]?.aliasOf ?? name;
-    const prefix = toBytes(`,${JSON.stringify(key)}:`);
+    const open = keyTexts.length === 0 && k === 0 ? '{' : ',';
+    const prefix = toBytes(`${open}${JSON.stringify(key)}:`);
     const object = (block: Block, row: number): Uint8Array => {
       const study = ctx.idx.studies.get(block.studyId);
       const brandId = block.rows.brandIds[row] ?? 0;
@@ -433,125 +450,127 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
     };
     return { prefix, object };
   });
-  // A row without metadata fields starts at its first metric column or include: drop that key's comma.
-  const firstKeyOf = (bytes: Uint8Array) => toBytes(`{${new TextDecoder().decode(bytes.subarray(1))}`);
-  const openingKey = metaKeys.length > 0 ? undefined : keys[0] ? firstKeyOf(keys[0]) : includeWriters[0] ? firstKeyOf(includeWriters[0].prefix) : undefined;
-  // Room a row's metric part can take: keys plus the longest number form.
-  const metricBudget = keys.reduce((sum, k) => sum + k.length + 24, 2);
-  // Local brand and category names, encoded once per page.
-  const names = new Map<string, Uint8Array>();
-  const textBytes = (v: string | undefined) => {
-    if (v === undefined) return NULL_BYTES;
-    let bytes = names.get(v);
-    if (bytes === undefined) names.set(v, (bytes = toJsonBytes(v)));
-    return bytes;
-  };
-  const { tenths, thousandths, ints } = numberByteTables();
+  // Room for a row, names and included objects aside: keys, numbers, the longest value text (6 bytes).
+  const rowRoom = 4 * keys.words.length + metaFields.length * NUMBER_ROOM + 8 * columnCount + 2 + PAD;
+
+  // What is the same for every row of a block, looked up once per run of rows from one block.
+  let current = -1;
+  let block: Block | undefined;
+  let names: WordText = LITERALS;
+  let codes: Uint16Array[] = [];
+  let countryId = Number.NaN;
+  let yearId = Number.NaN;
+
   return (ref: RowRef): void => {
-    const block = p.blocks[ref.block];
+    if (ref.block !== current) {
+      current = ref.block;
+      block = p.blocks[current];
+      if (!block) return;
+      names = namesOf(block.rows);
+      codes = codesOf(current);
+      const study = ctx.idx.studies.get(block.studyId);
+      countryId = study?.countryId ?? Number.NaN;
+      yearId = study?.yearId ?? Number.NaN;
+    }
     if (!block) return;
     const i = ref.row;
-    const study = ctx.idx.studies.get(block.studyId);
-    for (let f = 0; f < p.meta.length; f++) {
-      out.raw(metaKeys[f] as Uint8Array);
-      switch (p.meta[f] as MetaField) {
+    const rows = block.rows;
+    out.reserve(rowRoom + (names.length[2 * i] ?? 0) + (names.length[2 * i + 1] ?? 0));
+    const buf = out.buf;
+    const view = out.view;
+    let pos = out.pos;
+    for (let f = 0; f < metaFields.length; f++) {
+      pos = putText(view, pos, keys, f);
+      let n: number;
+      switch (metaFields[f] as MetaField) {
         case 'id':
-          out.int(block.firstRowId + i);
+          n = block.firstRowId + i;
           break;
         case 'study_id':
-          out.int(block.studyId);
+          n = block.studyId;
           break;
         case 'brand_id':
-          out.int(block.rows.brandIds[i] ?? 0);
+          n = rows.brandIds[i] ?? Number.NaN;
           break;
         case 'category_id':
-          out.int(block.rows.categoryIds[i] ?? 0);
+          n = rows.categoryIds[i] ?? Number.NaN;
           break;
         case 'audience_id':
-          out.int(block.audienceId);
+          n = block.audienceId;
           break;
         case 'country_id':
-          out.number(study?.countryId ?? Number.NaN);
+          n = countryId;
           break;
         case 'year_id':
-          out.number(study?.yearId ?? Number.NaN);
+          n = yearId;
           break;
         case 'brand_name':
-          out.raw(textBytes(block.rows.brandNames[i]));
-          break;
+          pos = putText(view, pos, names, 2 * i);
+          continue;
         case 'category_name':
-          out.raw(textBytes(block.rows.categoryNames[i]));
-          break;
+          pos = putText(view, pos, names, 2 * i + 1);
+          continue;
         case 'is_duplicate':
-          out.raw(block.rows.isDuplicate[i] === 1 ? TRUE : FALSE);
-          break;
+          pos = putText(view, pos, LITERALS, rows.isDuplicate[i] === 1 ? TRUE_TEXT : FALSE_TEXT);
+          continue;
       }
+      pos = n >= 0 && n < 2 ** 31 && n === Math.floor(n) ? putUint(buf, pos, n) : putText(view, pos, LITERALS, NULL_TEXT);
     }
-    const values = valuesOf(ref.block);
-    let first = p.meta.length === 0;
-    // The hot loop: ~100 columns x 1,000 rows a page, written into reserved room; numbers come
-    // pre-encoded from tables (the dataset rounds every value).
-    out.reserve(metricBudget);
-    let buf = out.buf;
-    let pos = out.pos;
-    for (let c = 0; c < keys.length; c++) {
-      const key = (first && openingKey ? openingKey : keys[c]) as Uint8Array;
-      first = false;
-      // Keys (20-30 bytes): a native copy; numbers (3-6 bytes): a loop. Measured fastest that way.
-      buf.set(key, pos);
-      pos += key.length;
-      const v = (values[c] as Float64Array)[i] as number;
-      const d = decimals[c] as 0 | 1 | 3;
-      let bytes: Uint8Array | undefined;
-      if (v !== v) bytes = NULL_BYTES;
-      else if (d === 1) {
-        const k = Math.round(v * 10);
-        if (k >= 0 && k <= 1000 && Math.abs(k - v * 10) < 1e-6) bytes = tenths[k];
-      } else if (d === 3) {
-        const k = Math.round(v * 1000);
-        if (k >= -5000 && k <= 5000 && Math.abs(k - v * 1000) < 1e-6) bytes = thousandths[k + 5000];
-      } else if (v >= 0 && v < 10000 && v === Math.floor(v)) bytes = ints[v];
-      if (bytes !== undefined) {
-        for (let j = 0; j < bytes.length; j++) buf[pos++] = bytes[j] as number;
-      } else {
-        out.pos = pos;
-        if (d === 0) out.number(v);
-        else out.fixed(v, d);
-        buf = out.buf;
-        pos = out.pos;
+    // Metric columns: each key, then the value's text by its code (two words, at most 8 bytes).
+    const keyWords = keys.words;
+    const keyStart = keys.wordStart;
+    const keyLength = keys.length;
+    const valueWords = codeWords.words;
+    const valueLength = codeWords.length;
+    for (let c = 0; c < columnCount; c++) {
+      const k = firstColumnKey + c;
+      let q = pos;
+      for (let w = keyStart[k] as number, end = keyStart[k + 1] as number; w < end; w++) {
+        view.setInt32(q, keyWords[w] as number, true);
+        q += 4;
       }
+      pos += keyLength[k] as number;
+      const code = (codes[c] as Uint16Array)[i] as number;
+      view.setInt32(pos, valueWords[2 * code] as number, true);
+      view.setInt32(pos + 4, valueWords[2 * code + 1] as number, true);
+      pos += valueLength[code] as number;
     }
     out.pos = pos;
     for (const include of includeWriters) {
-      out.raw(first && openingKey ? openingKey : include.prefix);
-      first = false;
+      out.raw(include.prefix);
       out.raw(include.object(block, i));
     }
-    if (first) out.byte(123); // '{': a row of nothing at all
+    if (keyTexts.length === 0 && includeWriters.length === 0) out.byte(123); // '{': a row of nothing at all
     out.byte(125); // '}'
   };
 }
 
-export interface BrandscapeListResult {
-  /** The `data` array as JSON bytes. */
-  data: Uint8Array;
-  count: number;
-  total: number;
-}
-
-/** One page of brandscape data as JSON bytes plus counts, for the envelope. */
-export function listBrandscape(query: ParsedQuery, ctx: Ctx, page: { page: number; perPage: number }, strictParams: boolean): BrandscapeListResult {
+/**
+ * One page of brandscape data as a whole answer body: `{"data":[...]` followed by the rest of the
+ * envelope, which `rest(count, total)` gives as JSON text starting with a comma (`,"links":...}`).
+ * Written into one buffer, so the ~1.6 MB page is never copied.
+ */
+export function listBrandscape(
+  query: ParsedQuery,
+  ctx: Ctx,
+  page: { page: number; perPage: number },
+  strictParams: boolean,
+  pool: BufferPool,
+  rest: (count: number, total: number) => string,
+): { body: Buffer; release: () => void } {
   const p = plan(query, ctx, strictParams);
   const { refs, total } = pageRefs(p, ctx, (page.page - 1) * page.perPage, page.perPage);
-  const out = new JsonBytes(256 + refs.length * (200 + 24 * p.columns.length));
+  const out = new JsonBytes(1024 + refs.length * (400 + 32 * p.columns.length), pool);
   const write = rowWriter(p, ctx, out);
+  out.raw(OPEN_DATA);
   out.byte(91); // '['
   refs.forEach((ref, k) => {
     if (k > 0) out.byte(44); // ','
     write(ref);
   });
   out.byte(93); // ']'
-  return { data: out.bytes(), count: refs.length, total };
+  out.raw(toBytes(rest(refs.length, total)));
+  return out.detach();
 }
 
 /** One row by id, with the same column selection and includes as a list: its JSON bytes. */

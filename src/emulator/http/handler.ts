@@ -17,6 +17,7 @@ import { createIndexes, type Indexes } from './indexes.js';
 import { fromIdSegment, selectEntities, toServed, validateQuery } from './list-engine.js';
 import { fromPageParams, toEnvelope, type LabelStyle } from './paging.js';
 import { fromQuery } from './parse-query.js';
+import type { BufferPool } from './json-bytes.js';
 import { getStockPrice, listStockPrices } from './stock-prices.js';
 import type { createRateLimiter } from './rate-limit.js';
 
@@ -57,6 +58,8 @@ export interface HandlerState {
   now: () => number;
   /** Sockets of requests left hanging by a fault, destroyed on close. */
   hanging: Set<IncomingMessage['socket']>;
+  /** Buffers brandscape pages are written into, reused once the socket has taken a page. */
+  pageBuffers: BufferPool;
 }
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
@@ -80,6 +83,8 @@ interface Answer {
   body: string | Uint8Array;
   headers: Record<string, string>;
   fault?: FaultRule;
+  /** Gives the body's memory back for reuse; called once the body has been handed to the socket. */
+  release?: () => void;
 }
 
 /** Resolves `/<resource>[/<id>[/<sub>]]` to a catalogue resource. */
@@ -95,7 +100,7 @@ function route(segments: string[]): { resource: ResourceName | 'archetypes'; id?
   return second === undefined || second === '' ? { resource } : { resource, id: second };
 }
 
-function apiAnswer(state: HandlerState, version: ApiVersion, segments: string[], url: URL, user: string): { status: number; body: string | Uint8Array } {
+function apiAnswer(state: HandlerState, version: ApiVersion, segments: string[], url: URL, user: string): Pick<Answer, 'status' | 'body' | 'release'> {
   const r = route(segments);
   const ctx: Ctx = { ds: state.ds, idx: state.idx, user };
   const fieldsKey = r.resource === 'archetypes' ? '' : RESOURCES[r.resource].fieldsKey;
@@ -119,9 +124,11 @@ function apiAnswer(state: HandlerState, version: ApiVersion, segments: string[],
       const row = getBrandscapeRow(fromIdSegment(r.id, 'brandscape data row'), query, ctx, state.strictParams);
       return { status: 200, body: Buffer.concat([OPEN_DATA, row, CLOSE]) };
     }
-    const page = listBrandscape(query, ctx, pageReq, state.strictParams);
-    const { data: _data, ...rest } = toEnvelope(null, page.count, page.total, pageReq, envelopeOptions);
-    return { status: 200, body: Buffer.concat([OPEN_DATA, page.data, Buffer.from(`,${JSON.stringify(rest).slice(1)}`)]) };
+    const { body, release } = listBrandscape(query, ctx, pageReq, state.strictParams, state.pageBuffers, (count, total) => {
+      const { data: _data, ...rest } = toEnvelope(null, count, total, pageReq, envelopeOptions);
+      return `,${JSON.stringify(rest).slice(1)}`;
+    });
+    return { status: 200, body, release };
   }
   if (r.resource === 'stock-prices') {
     if (r.id !== undefined) {
@@ -305,8 +312,9 @@ async function apiRequest(
     return { status: fault.kind, body: errorJson(version, STATUS_TEXT[fault.kind] ?? 'Injected failure'), headers: { ...headers, ...extra }, fault };
   }
   try {
-    const { status, body } = apiAnswer(state, version, segments, url, principal.user);
-    return fault ? { status, body, headers, fault } : { status, body, headers };
+    const answer: Answer = { ...apiAnswer(state, version, segments, url, principal.user), headers };
+    if (fault) answer.fault = fault;
+    return answer;
   } catch (error) {
     if (error instanceof ApiError) Object.assign(headers, error.headers);
     throw error instanceof ApiError ? new ApiError(error.status, error.message, headers) : error;
@@ -340,6 +348,7 @@ function record(state: HandlerState, req: IncomingMessage, url: URL, answer: Ans
 
 async function send(state: HandlerState, req: IncomingMessage, res: ServerResponse, answer: Answer): Promise<void> {
   const kind = answer.fault?.kind;
+  if (kind === 'reset' || kind === 'hang') answer.release?.(); // nothing of the body is sent
   if (kind === 'reset') {
     req.socket.destroy();
     return;
@@ -358,6 +367,7 @@ async function send(state: HandlerState, req: IncomingMessage, res: ServerRespon
   });
   if (req.method === 'HEAD') {
     res.end();
+    answer.release?.();
     return;
   }
   if (kind === 'truncate') {
@@ -365,6 +375,8 @@ async function send(state: HandlerState, req: IncomingMessage, res: ServerRespon
     res.write(body.subarray(0, Math.floor(body.length / 2)), () => req.socket.destroy());
     return;
   }
+  // Only an answer the socket took in full gives its memory back (an aborted one is collected).
+  if (answer.release) res.once('finish', answer.release);
   res.end(body);
 }
 

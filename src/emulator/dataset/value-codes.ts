@@ -1,0 +1,106 @@
+/**
+ * Brandscape values as 16-bit codes. Every value the dataset serves has a fixed precision per score
+ * type (types.ts `MetricColumn`): tenths in [0, 100] (`rank`, `pct`), thousandths in [-5, 5] (`c`)
+ * or whole numbers (indexes, bases). So a value is stored as a code, a quarter of a double's size,
+ * and written by copying the code's pre-encoded JSON text: no number formatting on the hot path of
+ * 1,000-row pages.
+ *
+ *   code 0 .. 1000            tenths 0.0 .. 100.0
+ *   code 1001 .. 11001        thousandths -5.000 .. 5.000
+ *   code 11002 .. 61002       whole numbers 0 .. 50,000
+ *   code 65535                null
+ */
+
+export const NULL_CODE = 0xffff;
+const TENTHS = 0;
+const THOUSANDTHS = 1001;
+const WHOLE = 11002;
+/** The largest whole number a code holds (bases are at most a study's respondents, < 10,000). */
+export const MAX_WHOLE = 50000;
+const CODES = WHOLE + MAX_WHOLE + 1;
+
+const clampTo = (k: number, lo: number, hi: number) => (k < lo ? lo : k > hi ? hi : k);
+
+/** The code of `v` rounded to one decimal, in [0, 100]; NaN is null. */
+export const tenthsCode = (v: number): number => (v === v ? TENTHS + clampTo(Math.round(v * 10), 0, 1000) : NULL_CODE);
+/** The code of `v` rounded to three decimals, in [-5, 5]; NaN is null. */
+export const thousandthsCode = (v: number): number => (v === v ? THOUSANDTHS + 5000 + clampTo(Math.round(v * 1000), -5000, 5000) : NULL_CODE);
+/** The code of a whole number in [0, MAX_WHOLE] (out of range is clamped); NaN is null. */
+export const wholeCode = (v: number): number => (v === v ? WHOLE + clampTo(Math.round(v), 0, MAX_WHOLE) : NULL_CODE);
+
+/** The value of each code (NaN for null and unused codes). */
+export const VALUE_OF_CODE: Float64Array = (() => {
+  const values = new Float64Array(NULL_CODE + 1).fill(Number.NaN);
+  for (let k = 0; k <= 1000; k++) values[TENTHS + k] = k / 10;
+  for (let k = -5000; k <= 5000; k++) values[THOUSANDTHS + 5000 + k] = k / 1000;
+  for (let k = 0; k <= MAX_WHOLE; k++) values[WHOLE + k] = k;
+  return values;
+})();
+
+/** Decodes codes into values (NaN = null). */
+export function decodeValues(codes: Uint16Array): Float64Array {
+  const out = new Float64Array(codes.length);
+  for (let i = 0; i < codes.length; i++) out[i] = VALUE_OF_CODE[codes[i] as number] as number;
+  return out;
+}
+
+/** Text as little-endian 32-bit words, 4 bytes a word, the last one padded with zeros. */
+export interface WordText {
+  /** Every text's words, one text after another. */
+  words: Int32Array;
+  /** Text k's words are `words[wordStart[k] .. wordStart[k + 1])`. */
+  wordStart: Uint32Array;
+  /** Text k's length in bytes. */
+  length: Uint32Array;
+}
+
+/**
+ * Byte strings as 32-bit words: a writer copies four bytes per `DataView.setInt32` and then moves on
+ * by the true length, the padding overwritten by what comes next. Keys and values of brandscape
+ * rows are short (4-30 bytes), where this beats both a byte loop and a native `set()` call.
+ */
+export function toWordText(texts: readonly Uint8Array[]): WordText {
+  const wordStart = new Uint32Array(texts.length + 1);
+  const length = new Uint32Array(texts.length);
+  let n = 0;
+  texts.forEach((t, k) => {
+    wordStart[k] = n;
+    length[k] = t.length;
+    n += Math.ceil(t.length / 4);
+  });
+  wordStart[texts.length] = n;
+  const words = new Int32Array(n);
+  texts.forEach((t, k) => {
+    for (let j = 0; j < t.length; j++) {
+      const w = (wordStart[k] as number) + (j >> 2);
+      words[w] = (words[w] as number) | ((t[j] as number) << (8 * (j & 3)));
+    }
+  });
+  return { words, wordStart, length };
+}
+
+let text: WordText | undefined;
+
+/**
+ * Every code's JSON text (`String(value)`, `null`; empty for unused codes) as words. No text is
+ * longer than 8 bytes (`-4.999`, `50000`, `null`), so every code has exactly two words: code k's
+ * are `words[2k]` and `words[2k + 1]`.
+ */
+export function codeText(): WordText {
+  if (text) return text;
+  const texts: Uint8Array[] = [];
+  for (let code = 0; code <= NULL_CODE; code++) {
+    const s = code === NULL_CODE ? 'null' : code < CODES ? String(VALUE_OF_CODE[code]) : '';
+    texts.push(Uint8Array.from(s, (ch) => ch.charCodeAt(0)));
+  }
+  const packed = toWordText(texts);
+  // Re-lay the words two per code.
+  const words = new Int32Array(2 * (NULL_CODE + 1));
+  const wordStart = new Uint32Array(NULL_CODE + 2);
+  for (let code = 0; code <= NULL_CODE; code++) {
+    wordStart[code] = 2 * code;
+    for (let w = packed.wordStart[code] as number, j = 0; w < (packed.wordStart[code + 1] as number); w++, j++) words[2 * code + j] = packed.words[w] as number;
+  }
+  wordStart[NULL_CODE + 1] = 2 * (NULL_CODE + 1);
+  return (text = { words, wordStart, length: packed.length });
+}
