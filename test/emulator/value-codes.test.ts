@@ -11,9 +11,17 @@ import {
   thousandthsCode,
   toWordText,
   wholeCode,
+  toChunkText,
+  type ChunkText,
   type WordText,
 } from '../../src/emulator/dataset/value-codes.js';
 import { BufferPool, JsonBytes, toBytes } from '../../src/emulator/http/json-bytes.js';
+
+/** Text k of a chunk table, read back from its bytes. */
+const chunkTextOf = (t: ChunkText, k: number) => {
+  const bytes = new Uint8Array(t.chunks.buffer, 8 * (t.chunkStart[k] ?? 0), 8 * ((t.chunkStart[k + 1] ?? 0) - (t.chunkStart[k] ?? 0)));
+  return String.fromCharCode(...bytes.subarray(0, t.length[k]));
+};
 
 /** Text k of a word table, read back from its words. */
 const textOf = (t: WordText, k: number) => {
@@ -46,18 +54,28 @@ describe('value codes (how brandscape values are stored and written)', () => {
     for (let code = 0; code < NULL_CODE; code++) {
       const v = VALUE_OF_CODE[code] as number;
       const expected = v === v ? String(v) : '';
-      if (code % 97 === 0 || code < 1100 || expected.includes('-')) expect(textOf(text, code)).toBe(expected);
+      if (code % 97 === 0 || code < 1100 || expected.includes('-')) expect(chunkTextOf(text, code)).toBe(expected);
+      expect(text.chunkStart[code]).toBe(code);
       expect(text.length[code]).toBeLessThanOrEqual(8);
     }
-    expect(textOf(text, NULL_CODE)).toBe('null');
-    expect(textOf(text, thousandthsCode(0))).toBe('0');
-    expect(textOf(text, thousandthsCode(-0.5))).toBe('-0.5');
+    expect(chunkTextOf(text, NULL_CODE)).toBe('null');
+    expect(chunkTextOf(text, thousandthsCode(0))).toBe('0');
+    expect(chunkTextOf(text, thousandthsCode(-0.5))).toBe('-0.5');
   });
 
-  it('keeps any bytes as words and reads them back', () => {
+  it('keeps any bytes as words, and ASCII as 8-byte chunks whose bits survive a trip through a double', () => {
     const texts = ['', 'a', ',"relevance_rank":', 'Café 中国', '{"x":1}'].map(toBytes);
     const table = toWordText(texts);
     texts.forEach((t, k) => expect(Buffer.from(textOf(table, k), 'latin1').equals(Buffer.from(t))).toBe(true));
+    const ascii = [',"recommendation_category_index":', '\u0000\u007f~', 'null', ''].map(toBytes);
+    const chunks = toChunkText(ascii);
+    const out = new Uint8Array(64);
+    const view = new DataView(out.buffer);
+    ascii.forEach((t, k) => {
+      for (let w = chunks.chunkStart[k] ?? 0; w < (chunks.chunkStart[k + 1] ?? 0); w++) view.setFloat64(8 * (w - (chunks.chunkStart[k] ?? 0)), chunks.chunks[w] ?? 0, true);
+      expect(Buffer.from(out.subarray(0, t.length)).equals(Buffer.from(t))).toBe(true);
+    });
+    expect(() => toChunkText([toBytes('Café')])).toThrow(/ASCII/);
   });
 
   it('ranks coded scores exactly as percentileRanks ranks their values, ties and nulls included', () => {

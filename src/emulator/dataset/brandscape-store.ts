@@ -20,11 +20,11 @@
  */
 import { SCORE_TYPES } from '../../schemas/score-types.js';
 import { AUDIENCES, FACTORS, METRICS, type AudienceDef, type MetricDef } from './reference-data.js';
-import { gauss3, gauss4, h2, h3, h4, unit } from './rng.js';
+import { gauss, gauss3, gauss4, h2, h3, h3After2, h4, h4After3, unit } from './rng.js';
 import type { StudyModel } from './studies.js';
 import type { BrandscapeStore, MetricColumn } from './types.js';
 import type { BrandModel, World } from './world.js';
-import { NULL_CODE, decodeValues, tenthsCode, thousandthsCode, wholeCode } from './value-codes.js';
+import { NULL_CODE, VALUE_OF_CODE, tenthsCode, thousandthsCode, wholeCode } from './value-codes.js';
 
 /** Brands whose base is below this have no imagery or archetype scores (too few respondents). */
 export const MIN_BASE = 50;
@@ -37,6 +37,27 @@ const STUDY_LATENT_BUDGET_BYTES = 16 * 2 ** 20;
 const round1 = (v: number) => Math.round(v * 10) / 10;
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
 const clamp = (v: number, lo: number, hi: number) => (v < lo ? lo : v > hi ? hi : v);
+
+/**
+ * 100 / (1 + e^-x) from a table with linear interpolation (steps of 1/512 over [-24, 24], error
+ * below 1e-5): the logistic turns millions of latents into percentages per second of page serving,
+ * and Math.exp was the largest single cost of generating them.
+ */
+const LOGISTIC_STEPS_PER_UNIT = 512;
+const LOGISTIC_RANGE = 24;
+const LOGISTIC = (() => {
+  const table = new Float64Array(2 * LOGISTIC_RANGE * LOGISTIC_STEPS_PER_UNIT + 2);
+  for (let k = 0; k < table.length; k++) table[k] = 100 / (1 + Math.exp(-(k / LOGISTIC_STEPS_PER_UNIT - LOGISTIC_RANGE)));
+  return table;
+})();
+export function logistic100(x: number): number {
+  const t = (x + LOGISTIC_RANGE) * LOGISTIC_STEPS_PER_UNIT;
+  if (!(t > 0)) return t === t ? 0 : Number.NaN;
+  if (t >= LOGISTIC.length - 2) return 100;
+  const k = t | 0;
+  const lo = LOGISTIC[k] as number;
+  return lo + ((LOGISTIC[k + 1] as number) - lo) * (t - k);
+}
 
 /** A new array: `f` of each element (a plain loop: typed-array `map` with a closure is slow in V8). */
 function mapValues(values: Float64Array, f: (v: number, i: number) => number): Float64Array {
@@ -125,7 +146,8 @@ export function rankCodes(codes: Uint16Array, n: number, out: Uint16Array): void
     if (k !== NULL_CODE) below[k - lo + 1] = (below[k - lo + 1] as number) + 1;
   }
   for (let j = 1; j < size; j++) below[j] = (below[j] as number) + (below[j - 1] as number);
-  const others = valid - 1;
+  // A score's rank depends only on 2 x less + tied (its mean position among the others, doubled).
+  const table = rankTable(valid - 1);
   for (let i = 0; i < n; i++) {
     const k = codes[i] as number;
     if (k === NULL_CODE) {
@@ -133,13 +155,61 @@ export function rankCodes(codes: Uint16Array, n: number, out: Uint16Array): void
       continue;
     }
     const less = below[k - lo] as number;
-    const tied = (below[k - lo + 1] as number) - less - 1;
-    out[i] = tenthsCode(others <= 0 ? 50 : clamp((100 * (less + tied / 2)) / others, 0, 100));
+    out[i] = table[2 * less + ((below[k - lo + 1] as number) - less - 1)] as number;
   }
+}
+
+/** Rank codes by doubled mean position, for `others` other scores; the last few tables are kept (most blocks share a size). */
+const rankTables = new Map<number, Uint16Array>();
+function rankTable(others: number): Uint16Array {
+  let table = rankTables.get(others);
+  if (table) return table;
+  table = new Uint16Array(2 * Math.max(others, 0) + 1);
+  // The same arithmetic as percentileRanks: (100 x (less + tied / 2)) / others.
+  for (let t = 0; t < table.length; t++) table[t] = tenthsCode(others <= 0 ? 50 : clamp((100 * (t / 2)) / others, 0, 100));
+  if (rankTables.size >= 16) rankTables.delete(rankTables.keys().next().value as number);
+  rankTables.set(others, table);
+  return table;
 }
 
 /** An index score's code: 100 x level / mean level, a whole number in [0, 999]; null without a level. */
 const indexCode = (level: number, mean: number): number => (level === level && mean > 0 ? wholeCode(clamp(Math.round((100 * level) / mean), 0, 999)) : NULL_CODE);
+
+/**
+ * Memory of evicted caches, handed out again: computing a block needs ~300 KB of slabs, and
+ * allocating them fresh for every block made V8 collect (and mark the whole dataset) many times a
+ * second. Contents of a reused slab are stale; callers track what they have written (done flags).
+ */
+class SlabPool {
+  private readonly free: ArrayBuffer[] = [];
+
+  constructor(private readonly keep: number) {}
+
+  private take(bytes: number): ArrayBuffer {
+    let best = -1;
+    for (let i = 0; i < this.free.length; i++) {
+      const size = (this.free[i] as ArrayBuffer).byteLength;
+      if (size >= bytes && (best < 0 || size < (this.free[best] as ArrayBuffer).byteLength)) best = i;
+    }
+    if (best >= 0) return this.free.splice(best, 1)[0] as ArrayBuffer;
+    // A little headroom, so that the next, slightly larger block can reuse it.
+    return new ArrayBuffer(Math.ceil((bytes * 1.2) / 4096) * 4096);
+  }
+
+  float64(length: number): Float64Array {
+    return new Float64Array(this.take(8 * length), 0, length);
+  }
+
+  uint16(length: number): Uint16Array {
+    return new Uint16Array(this.take(2 * length), 0, length);
+  }
+
+  release(view: { buffer: ArrayBufferLike } | undefined): void {
+    if (!view || !(view.buffer instanceof ArrayBuffer)) return;
+    this.free.push(view.buffer);
+    if (this.free.length > this.keep) this.free.shift();
+  }
+}
 
 interface StudyStatic {
   study: StudyModel;
@@ -158,6 +228,9 @@ interface StudyStatic {
   t: number;
   /** Distinguishes waves for yearly noise. */
   noiseKey: number;
+  /** Per distinct brand, the hashes its market deviation and yearly noise start from (rng.ts `h3After2`, `h4After3`). */
+  marketHash: Int32Array;
+  noiseHash: Int32Array;
   /**
    * The audience-independent part of each latent metric (All Adults' latent), per distinct brand:
    * metric li's values are `latents[li * unique.length ...]`, valid where `latentDone[li]` is 1.
@@ -172,12 +245,14 @@ interface BlockCache {
   /** Per distinct brand, for audiences other than All Adults: the brand's skew towards the audience, and its sampling noise's scale. */
   skew: Float64Array;
   noiseScale: Float64Array;
+  /** Per distinct brand, the hash its sampling noise starts from (`h2(h3(seed ^ 0xa0d1, study, audience), id)`). */
+  noiseHash: Int32Array;
   /** The audience's latents (not for All Adults, whose are the study's), laid out like `StudyStatic.latents`. */
   latents: Float64Array | undefined;
   latentDone: Uint8Array;
   /**
-   * Value codes (value-codes.ts) of every column, one per row: column j's are
-   * `codes[j * rows ...]`, valid where `codeDone[j]` is 1. One allocation per block, on first use.
+   * Value codes (value-codes.ts) of every column, row by row: row i, column j at
+   * `codes[i * columns + j]`, valid where `codeDone[j]` is 1. One allocation per block, on first use.
    */
   codes: Uint16Array | undefined;
   codeDone: Uint8Array;
@@ -213,8 +288,14 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
   const L = latentMetrics.length;
   const F = FACTORS.length;
   const familiarity = FACTORS.indexOf('familiarity');
-  const traits = new Float64Array(brands.length * L);
-  const trends = new Float64Array(brands.length * L);
+  // Metric by metric (metric li's at li * B): a study's latent reads one metric's run of brands.
+  const B = brands.length;
+  const traits = new Float64Array(B * L);
+  const trends = new Float64Array(B * L);
+  // Audience skews of each brand, as arrays (blocks read them for every distinct brand).
+  const ageSkew = Float64Array.from(brands, (b) => b.ageSkew);
+  const genderSkew = Float64Array.from(brands, (b) => b.genderSkew);
+  const incomeSkew = Float64Array.from(brands, (b) => b.incomeSkew);
   const famLoad = new Float64Array(L);
   const audWeight = new Float64Array(L);
   latentMetrics.forEach((metric, li) => {
@@ -230,8 +311,8 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
         trait += (loadings[f] ?? 0) * (brand.factors[f] ?? 0);
         trend += (loadings[f] ?? 0) * (brand.trends[f] ?? 0);
       }
-      traits[b * L + li] = trait / norm;
-      trends[b * L + li] = trend / norm;
+      traits[li * B + b] = trait / norm;
+      trends[li * B + b] = trend / norm;
     });
   });
   /** A market's response style: some markets tick more boxes than others. */
@@ -281,6 +362,7 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
       const brand = brands[b] as BrandModel;
       reach[u] = brand.homeCountryId === study.countryId ? 1 : brand.scope === 'global' ? 0.35 : countryRegion.get(brand.homeCountryId) === region ? 0 : -0.5;
     }
+    const noiseKey = study.countryId * 1000 + (study.year - 2000) * 5 + (study.quarter ?? 0);
     st = {
       study,
       unique,
@@ -290,7 +372,9 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
       categorySlots: categorySlot.size,
       reach,
       t: study.year + (study.quarter === null ? 0.5 : (study.quarter - 0.5) / 4),
-      noiseKey: study.countryId * 1000 + (study.year - 2000) * 5 + (study.quarter ?? 0),
+      noiseKey,
+      marketHash: Int32Array.from(uniqueIds, (id) => h2(seed ^ 0x3a4c, id)),
+      noiseHash: Int32Array.from(uniqueIds, (id) => h3(seed ^ 0x9ea7, id, noiseKey)),
       latents: undefined,
       latentDone: new Uint8Array(L),
     };
@@ -299,6 +383,7 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
   };
 
   // ---- block cache (LRU by insertion order of a Map) ---------------------------------------------
+  const slabs = new SlabPool(16);
   const cache = new Map<string, BlockCache>();
   let cachedBytes = 0;
   const blockOf = (st: StudyStatic, audience: AudienceDef): BlockCache => {
@@ -312,20 +397,29 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     const { unique, uniqueIds, study } = st;
     // A respondent rates about BRANDS_PER_RESPONDENT brands, and no brand more than once.
     const perBrand = Math.min(study.respondents, (study.respondents * BRANDS_PER_RESPONDENT) / Math.max(1, unique.length));
-    const base = new Float64Array(unique.length);
-    const skew = new Float64Array(unique.length);
-    const noiseScale = new Float64Array(unique.length);
-    for (let u = 0; u < base.length; u++) {
-      const jitter = 0.85 + 0.3 * unit(h4(seed ^ 0xba5e, uniqueIds[u] as number, study.id, audience.id));
-      base[u] = Math.max(0, Math.round(perBrand * audience.share * jitter));
-      const brand = brands[unique[u] as number] as BrandModel;
-      skew[u] = brand.ageSkew * audience.age + brand.genderSkew * audience.gender + brand.incomeSkew * audience.income;
-      noiseScale[u] = 0.8 / Math.sqrt(Math.max(base[u] as number, 1));
+    const n = unique.length;
+    const base = new Float64Array(n);
+    const skew = new Float64Array(n);
+    const noiseScale = new Float64Array(n);
+    const noiseHash = new Int32Array(n);
+    const blockSeed = h3(seed ^ 0xa0d1, study.id, audience.id);
+    const baseSeed = seed ^ 0xba5e;
+    const { age, gender, income, share } = audience;
+    for (let u = 0; u < n; u++) {
+      const id = uniqueIds[u] as number;
+      const b = unique[u] as number;
+      const jitter = 0.85 + 0.3 * unit(h4(baseSeed, id, study.id, audience.id));
+      const count = Math.max(0, Math.round(perBrand * share * jitter));
+      base[u] = count;
+      skew[u] = (ageSkew[b] as number) * age + (genderSkew[b] as number) * gender + (incomeSkew[b] as number) * income;
+      noiseScale[u] = 0.8 / Math.sqrt(Math.max(count, 1));
+      noiseHash[u] = h2(blockSeed, id);
     }
     const block: BlockCache = {
       base,
       skew,
       noiseScale,
+      noiseHash,
       latents: undefined,
       latentDone: new Uint8Array(L),
       codes: undefined,
@@ -343,6 +437,9 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
       if (cachedBytes <= CACHE_BUDGET_BYTES || old === block) break;
       cache.delete(key);
       cachedBytes -= old.bytes;
+      // Nobody reads an evicted block's slabs any more (codeRows' views are read before the next call).
+      slabs.release(old.codes);
+      slabs.release(old.latents);
     }
   };
 
@@ -354,13 +451,14 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     latentStudies.set(st.study.id, st);
   };
   const allocateStudyLatents = (st: StudyStatic): Float64Array => {
-    const slab = new Float64Array(L * st.unique.length);
+    const slab = slabs.float64(L * st.unique.length);
     st.latents = slab;
     latentBytes += slab.byteLength;
     touchStudy(st);
     for (const [id, old] of latentStudies) {
       if (latentBytes <= STUDY_LATENT_BUDGET_BYTES || old === st) break;
       latentBytes -= old.latents?.byteLength ?? 0;
+      slabs.release(old.latents);
       old.latents = undefined;
       old.latentDone.fill(0);
       latentStudies.delete(id);
@@ -374,7 +472,7 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
    * A view into the study's latents: read it, never write it.
    */
   const studyLatent = (st: StudyStatic, li: number): Float64Array => {
-    const { unique, uniqueIds, reach, t, noiseKey, study } = st;
+    const { unique, reach, t, study, marketHash, noiseHash } = st;
     const n = unique.length;
     const slab = st.latents ?? allocateStudyLatents(st);
     const z = slab.subarray(li * n, (li + 1) * n);
@@ -382,17 +480,16 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     const dt = t - 2022;
     const fam = famLoad[li] as number;
     const marketKey = study.countryId * 128 + li;
-    const marketSeed = seed ^ 0x3a4c;
-    const noiseSeed = seed ^ 0x9ea7;
+    const offset = li * B;
+    // gauss3(seed ^ 0x3a4c, id, marketKey) and gauss4(seed ^ 0x9ea7, id, noiseKey, li), from per-brand hashes.
     for (let u = 0; u < n; u++) {
       const b = unique[u] as number;
-      const id = uniqueIds[u] as number;
       z[u] =
-        (traits[b * L + li] as number) +
-        (trends[b * L + li] as number) * dt +
-        0.35 * gauss3(marketSeed, id, marketKey) +
+        (traits[offset + b] as number) +
+        (trends[offset + b] as number) * dt +
+        0.35 * gauss(h3After2(marketHash[u] as number, marketKey)) +
         (reach[u] as number) * fam +
-        0.12 * gauss4(noiseSeed, id, noiseKey, li);
+        0.12 * gauss(h4After3(noiseHash[u] as number, li));
     }
     st.latentDone[li] = 1;
     return z;
@@ -403,18 +500,16 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     if (audience.id === 1) return studyLatent(st, li);
     const n = st.unique.length;
     if (!block.latents) {
-      block.latents = new Float64Array(L * n);
+      block.latents = slabs.float64(L * n);
       remember(block, block.latents.byteLength);
     }
     const z = block.latents.subarray(li * n, (li + 1) * n);
     if (block.latentDone[li] === 1) return z;
     const shared = studyLatent(st, li);
-    const { uniqueIds, study } = st;
-    const { skew, noiseScale } = block;
+    const { skew, noiseScale, noiseHash } = block;
     const aw = audWeight[li] as number;
-    const noiseSeed = h3(seed ^ 0xa0d1, study.id, audience.id);
     for (let u = 0; u < n; u++) {
-      z[u] = (shared[u] as number) + (skew[u] as number) * aw + (noiseScale[u] as number) * gauss3(noiseSeed, uniqueIds[u] as number, li);
+      z[u] = (shared[u] as number) + (skew[u] as number) * aw + (noiseScale[u] as number) * gauss(h3After2(noiseHash[u] as number, li));
     }
     block.latentDone[li] = 1;
     return z;
@@ -468,6 +563,8 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
   let cScratch = new Uint16Array(0);
   let pctScratch = new Uint16Array(0);
   let codeScratch = new Uint16Array(0);
+  let slotSums = new Float64Array(64);
+  let slotCounts = new Float64Array(64);
   const scratchFor = (n: number) => {
     if (n <= scratchSize) return;
     scratchSize = Math.max(n, 2 * scratchSize);
@@ -483,16 +580,17 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     const n = st.study.rows.length;
     const rowUnique = st.rowUnique;
     if (!block.codes) {
-      block.codes = new Uint16Array(columns.length * n);
+      block.codes = slabs.uint16(columns.length * n);
       remember(block, block.codes.byteLength);
     }
     const slab = block.codes;
     /** Stores a column's codes, given per distinct brand (expanded to rows) or already per row. */
+    const stride = columns.length;
     const store = (column: MetricColumn, codes: Uint16Array, perRow: boolean) => {
-      const offset = column.index * n;
-      if (perRow) for (let i = 0; i < n; i++) slab[offset + i] = codes[i] as number;
-      else for (let i = 0; i < n; i++) slab[offset + i] = codes[rowUnique[i] as number] as number;
-      block.codeDone[column.index] = 1;
+      const j = column.index;
+      if (perRow) for (let i = 0; i < n; i++) slab[i * stride + j] = codes[i] as number;
+      else for (let i = 0; i < n; i++) slab[i * stride + j] = codes[rowUnique[i] as number] as number;
+      block.codeDone[j] = 1;
     };
     scratchFor(n);
     if (metric.scoreTypes.includes('value')) {
@@ -511,7 +609,7 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     const level = levelScratch;
     for (let u = 0; u < m; u++) {
       const v = z[u] as number;
-      level[u] = v === v ? 100 / (1 + Math.exp(-(0.85 * (v + shift) + offset))) : Number.NaN;
+      level[u] = v === v ? logistic100(0.85 * (v + shift) + offset) : Number.NaN;
     }
     let c: Uint16Array | undefined;
     if (has('c')) {
@@ -561,8 +659,9 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
         case 'category_index': {
           const slots = st.categorySlots;
           const rowCategory = st.rowCategory;
-          const sums = new Float64Array(slots);
-          const counts = new Float64Array(slots);
+          if (slotSums.length < slots) (slotSums = new Float64Array(slots)), (slotCounts = new Float64Array(slots));
+          const sums = slotSums.fill(0, 0, slots);
+          const counts = slotCounts.fill(0, 0, slots);
           for (let i = 0; i < n; i++) {
             const v = level[perRow ? i : (rowUnique[i] as number)] as number;
             if (v !== v) continue;
@@ -594,15 +693,14 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     return { st, audience, block: blockOf(st, audience) };
   };
 
-  const codesOf = (studyId: number, audienceId: number, columnIndexes: readonly number[]): Uint16Array[] => {
+  const codeRows = (studyId: number, audienceId: number, columnIndexes: readonly number[]): { codes: Uint16Array; stride: number } => {
     const { st, audience, block } = context(studyId, audienceId);
-    const n = st.study.rows.length;
-    return columnIndexes.map((index) => {
+    for (const index of columnIndexes) {
       const metric = metricOfColumn[index];
-      if (!metric) return new Uint16Array(n).fill(NULL_CODE);
+      if (!metric) throw new RangeError(`No brandscape column ${index}.`);
       if (block.codeDone[index] !== 1) computeMetric(st, audience, block, metric, columnsOfMetric.get(metric.key) ?? []);
-      return (block.codes as Uint16Array).subarray(index * n, (index + 1) * n);
-    });
+    }
+    return { codes: block.codes ?? new Uint16Array(0), stride: columns.length };
   };
 
   return {
@@ -631,8 +729,16 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
       }
       return undefined;
     },
-    codes: codesOf,
-    values: (studyId, audienceId, columnIndexes) => codesOf(studyId, audienceId, columnIndexes).map(decodeValues),
+    codeRows,
+    values(studyId, audienceId, columnIndexes) {
+      const { codes, stride } = codeRows(studyId, audienceId, columnIndexes);
+      const n = codes.length / stride;
+      return columnIndexes.map((j) => {
+        const values = new Float64Array(n);
+        for (let i = 0; i < n; i++) values[i] = VALUE_OF_CODE[codes[i * stride + j] as number] as number;
+        return values;
+      });
+    },
     latentsOf(studyId, audienceId, metricKey) {
       const { st, audience, block } = context(studyId, audienceId);
       const metric = METRICS.find((m) => m.key === metricKey);

@@ -17,8 +17,12 @@ function mix(h: number): number {
 
 // Fixed-arity hashes: no rest arrays on the hot path of value generation.
 export const h2 = (a: number, b: number) => mix(Math.imul(mix(a ^ 0x9e3779b9) ^ b, 0x27d4eb2f));
-export const h3 = (a: number, b: number, c: number) => mix(Math.imul(h2(a, b) ^ c, 0x165667b1));
-export const h4 = (a: number, b: number, c: number, d: number) => mix(Math.imul(h3(a, b, c) ^ d, 0x27d4eb2f));
+/** `h3(a, b, c)` from `h2(a, b)`: for hot loops that hash many `c` with one `(a, b)`. */
+export const h3After2 = (ab: number, c: number) => mix(Math.imul(ab ^ c, 0x165667b1));
+/** `h4(a, b, c, d)` from `h3(a, b, c)`. */
+export const h4After3 = (abc: number, d: number) => mix(Math.imul(abc ^ d, 0x27d4eb2f));
+export const h3 = (a: number, b: number, c: number) => h3After2(h2(a, b), c);
+export const h4 = (a: number, b: number, c: number, d: number) => h4After3(h3(a, b, c), d);
 export const h5 = (a: number, b: number, c: number, d: number, e: number) => mix(Math.imul(h4(a, b, c, d) ^ e, 0x165667b1));
 
 /** Uniform in [0, 1) from a hash. */

@@ -170,9 +170,11 @@ export interface BrandscapeStore {
   values(studyId: number, audienceId: number, columnIndexes: readonly number[]): Float64Array[];
   /**
    * The same values as 16-bit codes (value-codes.ts: `VALUE_OF_CODE`, `codeText`), the form they are
-   * computed and cached in: what the page writer copies as JSON text without formatting a number.
+   * computed and cached in, row by row: the code of row i, column j is `codes[i * stride + j]` (j an
+   * index into `columns`), valid for the columns asked for. What the page writer copies as JSON
+   * text without formatting a number. A view of the cache: read it before asking for another block.
    */
-  codes(studyId: number, audienceId: number, columnIndexes: readonly number[]): Uint16Array[];
+  codeRows(studyId: number, audienceId: number, columnIndexes: readonly number[]): { codes: Uint16Array; stride: number };
 }
 
 export type ArchetypeComparison =

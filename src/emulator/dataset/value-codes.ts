@@ -79,28 +79,53 @@ export function toWordText(texts: readonly Uint8Array[]): WordText {
   return { words, wordStart, length };
 }
 
-let text: WordText | undefined;
+/**
+ * ASCII text as 8-byte chunks held in doubles, for the writer's hottest copies (keys and values of
+ * brandscape rows): one `DataView.setFloat64` moves 8 bytes. The bits of a double survive loads and
+ * stores unless it is a NaN (which V8 may canonicalise); 8 ASCII bytes never form one (a NaN needs
+ * its second-highest byte >= 0xF0), which is why only ASCII is accepted.
+ */
+export interface ChunkText {
+  chunks: Float64Array;
+  /** Text k's chunks are `chunks[chunkStart[k] .. chunkStart[k + 1])`. */
+  chunkStart: Uint32Array;
+  /** Text k's length in bytes. */
+  length: Uint32Array;
+}
+
+export function toChunkText(texts: readonly Uint8Array[]): ChunkText {
+  const chunkStart = new Uint32Array(texts.length + 1);
+  const length = new Uint32Array(texts.length);
+  let n = 0;
+  texts.forEach((t, k) => {
+    chunkStart[k] = n;
+    length[k] = t.length;
+    n += Math.ceil(t.length / 8);
+  });
+  chunkStart[texts.length] = n;
+  const bytes = new Uint8Array(8 * n);
+  texts.forEach((t, k) => {
+    if (t.some((b) => b > 0x7f)) throw new RangeError(`Chunk text must be ASCII: ${new TextDecoder().decode(t)}`);
+    bytes.set(t, 8 * (chunkStart[k] as number));
+  });
+  return { chunks: new Float64Array(bytes.buffer), chunkStart, length };
+}
+
+let text: ChunkText | undefined;
 
 /**
- * Every code's JSON text (`String(value)`, `null`; empty for unused codes) as words. No text is
- * longer than 8 bytes (`-4.999`, `50000`, `null`), so every code has exactly two words: code k's
- * are `words[2k]` and `words[2k + 1]`.
+ * Every code's JSON text (`String(value)`, `null`; empty for unused codes) as chunks. No text is
+ * longer than 8 bytes (`-4.999`, `50000`, `null`), so code k's text is the single chunk `chunks[k]`.
  */
-export function codeText(): WordText {
+export function codeText(): ChunkText {
   if (text) return text;
   const texts: Uint8Array[] = [];
   for (let code = 0; code <= NULL_CODE; code++) {
-    const s = code === NULL_CODE ? 'null' : code < CODES ? String(VALUE_OF_CODE[code]) : '';
+    const s = code === NULL_CODE ? 'null' : code < CODES ? String(VALUE_OF_CODE[code]) : ' ';
     texts.push(Uint8Array.from(s, (ch) => ch.charCodeAt(0)));
   }
-  const packed = toWordText(texts);
-  // Re-lay the words two per code.
-  const words = new Int32Array(2 * (NULL_CODE + 1));
-  const wordStart = new Uint32Array(NULL_CODE + 2);
-  for (let code = 0; code <= NULL_CODE; code++) {
-    wordStart[code] = 2 * code;
-    for (let w = packed.wordStart[code] as number, j = 0; w < (packed.wordStart[code + 1] as number); w++, j++) words[2 * code + j] = packed.words[w] as number;
-  }
-  wordStart[NULL_CODE + 1] = 2 * (NULL_CODE + 1);
-  return (text = { words, wordStart, length: packed.length });
+  text = toChunkText(texts);
+  // Unused codes have a blank chunk of no length: every code is exactly chunk k.
+  text.length.fill(0, CODES, NULL_CODE);
+  return text;
 }

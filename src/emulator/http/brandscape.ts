@@ -19,7 +19,7 @@ import type { MetricColumn, StudyRows } from '../dataset/types.js';
 import { badRequest, notFound } from './api-error.js';
 import { slims, type Ctx } from './bindings.js';
 import { fromCodeList, fromFlag, fromIdList, likeMatcher } from './filter-values.js';
-import { codeText, toWordText, type WordText } from '../dataset/value-codes.js';
+import { codeText, toChunkText, toWordText, type ChunkText, type WordText } from '../dataset/value-codes.js';
 import { JsonBytes, NULL_BYTES, toBytes, toJsonBytes, type BufferPool } from './json-bytes.js';
 import { validateQuery } from './list-engine.js';
 import type { ParsedQuery, SortKey } from './parse-query.js';
@@ -338,19 +338,34 @@ const NAME_STUDIES_KEPT = 32;
 function namesOf(rows: StudyRows): WordText {
   let names = studyNames.get(rows);
   if (names) return names;
-  const texts: Uint8Array[] = [];
+  const texts: string[] = [];
   for (let i = 0; i < rows.length; i++) {
     const brand = rows.brandNames[i];
     const category = rows.categoryNames[i];
-    texts.push(brand === undefined ? NULL_BYTES : toJsonBytes(brand), category === undefined ? NULL_BYTES : toJsonBytes(category));
+    texts.push(brand === undefined ? 'null' : JSON.stringify(brand), category === undefined ? 'null' : JSON.stringify(category));
   }
-  names = toWordText(texts);
+  names = toWordText(utf8Texts(texts));
   for (const oldest of studyNames.keys()) {
     if (studyNames.size < NAME_STUDIES_KEPT) break;
     studyNames.delete(oldest);
   }
   studyNames.set(rows, names);
   return names;
+}
+
+/** Many strings as UTF-8 in one buffer, without an allocation per string: views into it. */
+function utf8Texts(texts: readonly string[]): Uint8Array[] {
+  let bytes = 0;
+  for (const t of texts) bytes += Buffer.byteLength(t, 'utf8');
+  const all = Buffer.allocUnsafeSlow(bytes);
+  const views: Uint8Array[] = [];
+  let pos = 0;
+  for (const t of texts) {
+    const n = all.write(t, pos, 'utf8');
+    views.push(all.subarray(pos, pos + n));
+    pos += n;
+  }
+  return views;
 }
 
 /**
@@ -363,6 +378,17 @@ function putText(view: DataView, pos: number, text: WordText, k: number): number
   for (let w = text.wordStart[k] as number, end = text.wordStart[k + 1] as number; w < end; w++) {
     view.setInt32(q, words[w] as number, true);
     q += 4;
+  }
+  return pos + (text.length[k] as number);
+}
+
+/** Writes text k of a chunk table at `pos` and returns the position after it (up to 7 bytes of padding follow, as with `putText`). */
+function putChunks(view: DataView, pos: number, text: ChunkText, k: number): number {
+  const chunks = text.chunks;
+  let q = pos;
+  for (let w = text.chunkStart[k] as number, end = text.chunkStart[k + 1] as number; w < end; w++) {
+    view.setFloat64(q, chunks[w] as number, true);
+    q += 8;
   }
   return pos + (text.length[k] as number);
 }
@@ -398,19 +424,10 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
   // Keys with their leading comma; a row's first key opens it with '{' instead.
   const keyTexts = [...metaFields.map((field) => `,"${field}":`), ...p.columns.map((c) => `,${JSON.stringify(c.name)}:`)];
   if (keyTexts[0] !== undefined) keyTexts[0] = `{${keyTexts[0].slice(1)}`;
-  const keys = toWordText(keyTexts.map(toBytes));
+  const keys = toChunkText(keyTexts.map(toBytes));
   const firstColumnKey = metaFields.length;
-  const codeWords = codeText();
-  const blockCodes = new Map<number, Uint16Array[]>();
-  const codesOf = (b: number) => {
-    let codes = blockCodes.get(b);
-    if (!codes) {
-      const block = p.blocks[b];
-      codes = block && columnCount > 0 ? ctx.ds.brandscape.codes(block.studyId, block.audienceId, columnIndexes) : [];
-      blockCodes.set(b, codes);
-    }
-    return codes;
-  };
+  const values = codeText();
+  const columnAt = Int32Array.from(columnIndexes);
   const encoded = new Map<string, Uint8Array>();
   const cached = (key: string, make: () => unknown) => {
     let bytes = encoded.get(key);
@@ -451,13 +468,15 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
     return { prefix, object };
   });
   // Room for a row, names and included objects aside: keys, numbers, the longest value text (6 bytes).
-  const rowRoom = 4 * keys.words.length + metaFields.length * NUMBER_ROOM + 8 * columnCount + 2 + PAD;
+  const rowRoom = 8 * keys.chunks.length + metaFields.length * NUMBER_ROOM + 8 * columnCount + 2 + PAD;
 
   // What is the same for every row of a block, looked up once per run of rows from one block.
   let current = -1;
   let block: Block | undefined;
   let names: WordText = LITERALS;
-  let codes: Uint16Array[] = [];
+  // The block's codes row by row (a view of the dataset's cache: valid until another block is asked for).
+  let codes: Uint16Array = new Uint16Array(0);
+  let stride = 0;
   let countryId = Number.NaN;
   let yearId = Number.NaN;
 
@@ -467,7 +486,7 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
       block = p.blocks[current];
       if (!block) return;
       names = namesOf(block.rows);
-      codes = codesOf(current);
+      if (columnCount > 0) ({ codes, stride } = ctx.ds.brandscape.codeRows(block.studyId, block.audienceId, columnIndexes));
       const study = ctx.idx.studies.get(block.studyId);
       countryId = study?.countryId ?? Number.NaN;
       yearId = study?.yearId ?? Number.NaN;
@@ -480,7 +499,7 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
     const view = out.view;
     let pos = out.pos;
     for (let f = 0; f < metaFields.length; f++) {
-      pos = putText(view, pos, keys, f);
+      pos = putChunks(view, pos, keys, f);
       let n: number;
       switch (metaFields[f] as MetaField) {
         case 'id':
@@ -516,23 +535,23 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
       }
       pos = n >= 0 && n < 2 ** 31 && n === Math.floor(n) ? putUint(buf, pos, n) : putText(view, pos, LITERALS, NULL_TEXT);
     }
-    // Metric columns: each key, then the value's text by its code (two words, at most 8 bytes).
-    const keyWords = keys.words;
-    const keyStart = keys.wordStart;
+    // Metric columns: each key, then the value's text by its code (one chunk, at most 8 bytes).
+    const keyChunks = keys.chunks;
+    const keyStart = keys.chunkStart;
     const keyLength = keys.length;
-    const valueWords = codeWords.words;
-    const valueLength = codeWords.length;
+    const valueChunks = values.chunks;
+    const valueLength = values.length;
+    const rowStart = i * stride;
     for (let c = 0; c < columnCount; c++) {
       const k = firstColumnKey + c;
       let q = pos;
       for (let w = keyStart[k] as number, end = keyStart[k + 1] as number; w < end; w++) {
-        view.setInt32(q, keyWords[w] as number, true);
-        q += 4;
+        view.setFloat64(q, keyChunks[w] as number, true);
+        q += 8;
       }
       pos += keyLength[k] as number;
-      const code = (codes[c] as Uint16Array)[i] as number;
-      view.setInt32(pos, valueWords[2 * code] as number, true);
-      view.setInt32(pos + 4, valueWords[2 * code + 1] as number, true);
+      const code = codes[rowStart + (columnAt[c] as number)] as number;
+      view.setFloat64(pos, valueChunks[code] as number, true);
       pos += valueLength[code] as number;
     }
     out.pos = pos;
