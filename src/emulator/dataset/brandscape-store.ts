@@ -20,7 +20,7 @@
  */
 import { SCORE_TYPES } from '../../schemas/score-types.js';
 import { AUDIENCES, FACTORS, METRICS, type AudienceDef, type MetricDef } from './reference-data.js';
-import { gauss, gauss3, gauss4, h2, h3, h3After2, h4, h4After3, unit } from './rng.js';
+import { gauss3, gauss4, h2, h3, h3After2, h4, h4After3, noise, unit } from './rng.js';
 import type { StudyModel } from './studies.js';
 import type { BrandscapeStore, MetricColumn } from './types.js';
 import type { BrandModel, World } from './world.js';
@@ -481,15 +481,15 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     const fam = famLoad[li] as number;
     const marketKey = study.countryId * 128 + li;
     const offset = li * B;
-    // gauss3(seed ^ 0x3a4c, id, marketKey) and gauss4(seed ^ 0x9ea7, id, noiseKey, li), from per-brand hashes.
+    // Normal noise from h3(seed ^ 0x3a4c, id, marketKey) and h4(seed ^ 0x9ea7, id, noiseKey, li), via per-brand hashes.
     for (let u = 0; u < n; u++) {
       const b = unique[u] as number;
       z[u] =
         (traits[offset + b] as number) +
         (trends[offset + b] as number) * dt +
-        0.35 * gauss(h3After2(marketHash[u] as number, marketKey)) +
+        0.35 * noise(h3After2(marketHash[u] as number, marketKey)) +
         (reach[u] as number) * fam +
-        0.12 * gauss(h4After3(noiseHash[u] as number, li));
+        0.12 * noise(h4After3(noiseHash[u] as number, li));
     }
     st.latentDone[li] = 1;
     return z;
@@ -509,7 +509,7 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     const { skew, noiseScale, noiseHash } = block;
     const aw = audWeight[li] as number;
     for (let u = 0; u < n; u++) {
-      z[u] = (shared[u] as number) + (skew[u] as number) * aw + (noiseScale[u] as number) * gauss(h3After2(noiseHash[u] as number, li));
+      z[u] = (shared[u] as number) + (skew[u] as number) * aw + (noiseScale[u] as number) * noise(h3After2(noiseHash[u] as number, li));
     }
     block.latentDone[li] = 1;
     return z;
@@ -575,7 +575,33 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     codeScratch = new Uint16Array(scratchSize);
   };
 
-  /** Every column of one metric for the rows of a block, as value codes in the block's code slab. */
+  // Brand-level codes of computed columns not yet spread to rows: column j at j x brands.
+  let pending = new Uint16Array(0);
+  const pendingColumns: number[] = [];
+  const pendingFor = (brands: number, columnCount: number) => {
+    if (pending.length < brands * columnCount) pending = new Uint16Array(brands * columnCount);
+  };
+  /** Writes the pending brand-level columns into the block's rows, row by row. */
+  const spreadPending = (st: StudyStatic, block: BlockCache) => {
+    if (pendingColumns.length === 0) return;
+    const slab = block.codes as Uint16Array;
+    const stride = columns.length;
+    const brands = st.unique.length;
+    const rowUnique = st.rowUnique;
+    const n = rowUnique.length;
+    const cols = Int32Array.from(pendingColumns);
+    const from = Int32Array.from(pendingColumns, (j) => j * brands);
+    const k = cols.length;
+    for (let i = 0; i < n; i++) {
+      const u = rowUnique[i] as number;
+      const row = i * stride;
+      for (let c = 0; c < k; c++) slab[row + (cols[c] as number)] = pending[(from[c] as number) + u] as number;
+    }
+    for (const j of pendingColumns) block.codeDone[j] = 1;
+    pendingColumns.length = 0;
+  };
+
+  /** Every column of one metric for the rows of a block, as value codes in the block's code slab (see `spreadPending`). */
   const computeMetric = (st: StudyStatic, audience: AudienceDef, block: BlockCache, metric: MetricDef, metricColumns: readonly MetricColumn[]): void => {
     const n = st.study.rows.length;
     const rowUnique = st.rowUnique;
@@ -586,11 +612,22 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     const slab = block.codes;
     /** Stores a column's codes, given per distinct brand (expanded to rows) or already per row. */
     const stride = columns.length;
+    const brands = st.unique.length;
+    /**
+     * Stores a column's codes: per row straight into the slab; per distinct brand into `pending`,
+     * spread to the rows by `spreadPending` once every asked-for column is computed (one pass over
+     * the rows instead of one strided pass per column).
+     */
     const store = (column: MetricColumn, codes: Uint16Array, perRow: boolean) => {
       const j = column.index;
-      if (perRow) for (let i = 0; i < n; i++) slab[i * stride + j] = codes[i] as number;
-      else for (let i = 0; i < n; i++) slab[i * stride + j] = codes[rowUnique[i] as number] as number;
-      block.codeDone[j] = 1;
+      if (perRow) {
+        for (let i = 0; i < n; i++) slab[i * stride + j] = codes[i] as number;
+        block.codeDone[j] = 1;
+      } else {
+        pendingFor(brands, stride);
+        pending.set(codes.subarray(0, brands), j * brands);
+        pendingColumns.push(j);
+      }
     };
     scratchFor(n);
     if (metric.scoreTypes.includes('value')) {
@@ -695,10 +732,16 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
 
   const codeRows = (studyId: number, audienceId: number, columnIndexes: readonly number[]): { codes: Uint16Array; stride: number } => {
     const { st, audience, block } = context(studyId, audienceId);
-    for (const index of columnIndexes) {
-      const metric = metricOfColumn[index];
-      if (!metric) throw new RangeError(`No brandscape column ${index}.`);
-      if (block.codeDone[index] !== 1) computeMetric(st, audience, block, metric, columnsOfMetric.get(metric.key) ?? []);
+    try {
+      for (const index of columnIndexes) {
+        const metric = metricOfColumn[index];
+        if (!metric) throw new RangeError(`No brandscape column ${index}.`);
+        // A metric computes all its columns at once: pending ones count as computed.
+        if (block.codeDone[index] !== 1 && !pendingColumns.includes(index)) computeMetric(st, audience, block, metric, columnsOfMetric.get(metric.key) ?? []);
+      }
+      spreadPending(st, block);
+    } finally {
+      pendingColumns.length = 0;
     }
     return { codes: block.codes ?? new Uint16Array(0), stride: columns.length };
   };

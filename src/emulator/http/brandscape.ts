@@ -332,25 +332,144 @@ function pageRefs(p: Plan, ctx: Ctx, offset: number, limit: number): { refs: Row
 
 const OPEN_DATA = toBytes('{"data":');
 
-/** Local brand and category names of recently served studies as words (row k: text 2k brand, 2k + 1 category). */
-const studyNames = new Map<StudyRows, WordText>();
-const NAME_STUDIES_KEPT = 32;
-function namesOf(rows: StudyRows): WordText {
-  let names = studyNames.get(rows);
-  if (names) return names;
-  const texts: string[] = [];
+// A row's metadata is written as a few runs of text: fields that are the same for a whole block
+// (study, audience, country, year) come from a text made once per block; fields of the study's row
+// (brand and category ids and names, is_duplicate) from texts made once per study and kept for the
+// next pages; only the row id is written digit by digit.
+
+type MetaKind = 'id' | 'block' | 'row';
+const META_KIND: Readonly<Record<MetaField, MetaKind>> = {
+  id: 'id',
+  study_id: 'block',
+  audience_id: 'block',
+  country_id: 'block',
+  year_id: 'block',
+  brand_id: 'row',
+  category_id: 'row',
+  brand_name: 'row',
+  category_name: 'row',
+  is_duplicate: 'row',
+};
+
+/** One run of a row's metadata text: keys with values, or (`idKey`) a key whose value, the row id, follows. */
+interface MetaRun {
+  kind: 'block' | 'row';
+  /** Index among the runs of its kind. */
+  index: number;
+  parts: { field: MetaField; key: string }[];
+  /** Ends with the key of the row id, written next. */
+  idKey?: string;
+}
+
+/** The runs of the metadata part of a row, for the fields asked for, in order. */
+function metaRuns(fields: readonly MetaField[]): MetaRun[] {
+  const runs: MetaRun[] = [];
+  const counts = { block: 0, row: 0 };
+  const runOf = (kind: 'block' | 'row') => {
+    const last = runs.at(-1);
+    if (last && last.kind === kind && last.idKey === undefined) return last;
+    const run: MetaRun = { kind, index: counts[kind]++, parts: [] };
+    runs.push(run);
+    return run;
+  };
+  fields.forEach((field, f) => {
+    const key = `${f === 0 ? '{' : ','}"${field}":`;
+    const kind = META_KIND[field];
+    if (kind === 'id') runOf('block').idKey = key;
+    else runOf(kind).parts.push({ field, key });
+  });
+  return runs;
+}
+
+const json = (v: number | string | boolean | null | undefined) => (v === undefined || (typeof v === 'number' && !Number.isFinite(v)) ? 'null' : JSON.stringify(v));
+
+/** Texts of a study's rows for the 'row' runs: row i, run r at i x runs + r. Kept for recently served studies. */
+const rowTexts = new Map<string, { rows: StudyRows; text: WordText }>();
+/** About 90 KB a study: room for the three years of every market a comparison pages through. */
+const ROW_TEXT_STUDIES_KEPT = 96;
+/** Text that JSON writes as it is between quotes (no quote, backslash, control character or surrogate). */
+const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+function rowTextOf(rows: StudyRows, runs: readonly MetaRun[]): WordText {
+  const rowRuns = runs.filter((r) => r.kind === 'row');
+  const key = `${rows.studyId}|${rowRuns.map((r) => r.parts.map((x) => x.key).join('')).join('|')}`;
+  const hit = rowTexts.get(key);
+  if (hit && hit.rows === rows) {
+    rowTexts.delete(key);
+    rowTexts.set(key, hit);
+    return hit.text;
+  }
+  // Every text written at a 4-byte boundary into one buffer, then read as words.
+  const starts = new Uint32Array(rows.length * rowRuns.length + 1);
+  const lengths = new Uint32Array(rows.length * rowRuns.length);
+  let buf = Buffer.alloc(rows.length * rowRuns.length * 96);
+  let pos = 0;
+  const put = (text: string) => {
+    if (pos + 3 * text.length > buf.length) {
+      const next = Buffer.alloc(2 * buf.length + 3 * text.length);
+      buf.copy(next, 0, 0, pos);
+      buf = next;
+    }
+    pos += buf.write(text, pos, 'utf8');
+  };
+  const putName = (name: string | undefined) => {
+    if (name === undefined) put('null');
+    else if (PLAIN.test(name)) {
+      put('"');
+      put(name);
+      put('"');
+    } else put(JSON.stringify(name));
+  };
+  let k = 0;
   for (let i = 0; i < rows.length; i++) {
-    const brand = rows.brandNames[i];
-    const category = rows.categoryNames[i];
-    texts.push(brand === undefined ? 'null' : JSON.stringify(brand), category === undefined ? 'null' : JSON.stringify(category));
+    for (const run of rowRuns) {
+      starts[k] = pos;
+      for (const { field, key } of run.parts) {
+        put(key);
+        switch (field) {
+          case 'brand_id':
+            put(json(rows.brandIds[i]));
+            break;
+          case 'category_id':
+            put(json(rows.categoryIds[i]));
+            break;
+          case 'brand_name':
+            putName(rows.brandNames[i]);
+            break;
+          case 'category_name':
+            putName(rows.categoryNames[i]);
+            break;
+          default:
+            put(rows.isDuplicate[i] === 1 ? 'true' : 'false');
+        }
+      }
+      lengths[k] = pos - (starts[k] as number);
+      pos = (pos + 3) & ~3;
+      k += 1;
+    }
   }
-  names = toWordText(utf8Texts(texts));
-  for (const oldest of studyNames.keys()) {
-    if (studyNames.size < NAME_STUDIES_KEPT) break;
-    studyNames.delete(oldest);
+  starts[k] = pos;
+  const data = new DataView(buf.buffer, buf.byteOffset, pos);
+  const words = new Int32Array(pos / 4);
+  for (let w = 0; w < words.length; w++) words[w] = data.getInt32(4 * w, true);
+  const text: WordText = { words, wordStart: starts.map((x) => x / 4), length: lengths };
+  for (const oldest of rowTexts.keys()) {
+    if (rowTexts.size < ROW_TEXT_STUDIES_KEPT) break;
+    rowTexts.delete(oldest);
   }
-  studyNames.set(rows, names);
-  return names;
+  rowTexts.set(key, { rows, text });
+  return text;
+}
+
+/** Texts of a block for the 'block' runs (ASCII: keys and ids), one per run. */
+function blockTextOf(block: Block, ctx: Ctx, runs: readonly MetaRun[]): ChunkText {
+  const study = ctx.idx.studies.get(block.studyId);
+  const valueOf = (field: MetaField) =>
+    field === 'study_id' ? block.studyId : field === 'audience_id' ? block.audienceId : field === 'country_id' ? study?.countryId : field === 'year_id' ? study?.yearId : undefined;
+  return toChunkText(
+    runs
+      .filter((r) => r.kind === 'block')
+      .map((run) => toBytes(run.parts.map(({ field, key }) => key + json(valueOf(field))).join('') + (run.idKey ?? ''))),
+  );
 }
 
 /** Many strings as UTF-8 in one buffer, without an allocation per string: views into it. */
@@ -406,11 +525,10 @@ function putUint(buf: Uint8Array, pos: number, n: number): number {
   return end;
 }
 
-/** Slack after a row for word writes' padding, and room for one id-like number. */
+/** Slack after a row for chunk writes' padding, and room for the row id. */
 const PAD = 8;
 const NUMBER_ROOM = 24;
-const LITERALS = toWordText([toBytes('true'), toBytes('false'), NULL_BYTES]);
-const [TRUE_TEXT, FALSE_TEXT, NULL_TEXT] = [0, 1, 2] as const;
+const EMPTY_WORDS = toWordText([]);
 
 /**
  * Writes rows of a plan as JSON into bytes. Keys, names and included objects are encoded once;
@@ -420,12 +538,12 @@ const [TRUE_TEXT, FALSE_TEXT, NULL_TEXT] = [0, 1, 2] as const;
 function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
   const columnIndexes = p.columns.map((c) => c.index);
   const columnCount = columnIndexes.length;
-  const metaFields = p.meta;
-  // Keys with their leading comma; a row's first key opens it with '{' instead.
-  const keyTexts = [...metaFields.map((field) => `,"${field}":`), ...p.columns.map((c) => `,${JSON.stringify(c.name)}:`)];
-  if (keyTexts[0] !== undefined) keyTexts[0] = `{${keyTexts[0].slice(1)}`;
+  const runs = metaRuns(p.meta);
+  // Column keys with their leading comma; without metadata the first one opens the row with '{'.
+  const keyTexts = p.columns.map((c) => `,${JSON.stringify(c.name)}:`);
+  if (runs.length === 0 && keyTexts[0] !== undefined) keyTexts[0] = `{${keyTexts[0].slice(1)}`;
   const keys = toChunkText(keyTexts.map(toBytes));
-  const firstColumnKey = metaFields.length;
+  const opensRow = runs.length > 0 || keyTexts.length > 0;
   const values = codeText();
   const columnAt = Int32Array.from(columnIndexes);
   const encoded = new Map<string, Uint8Array>();
@@ -436,7 +554,7 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
   };
   const includeWriters = p.include.map((name, k) => {
     const key = (spec.includes as Readonly<Record<string, IncludeSpec>>)[name]?.aliasOf ?? name;
-    const open = keyTexts.length === 0 && k === 0 ? '{' : ',';
+    const open = !opensRow && k === 0 ? '{' : ',';
     const prefix = toBytes(`${open}${JSON.stringify(key)}:`);
     const object = (block: Block, row: number): Uint8Array => {
       const study = ctx.idx.studies.get(block.studyId);
@@ -468,72 +586,41 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
     return { prefix, object };
   });
   // Room for a row, names and included objects aside: keys, numbers, the longest value text (6 bytes).
-  const rowRoom = 8 * keys.chunks.length + metaFields.length * NUMBER_ROOM + 8 * columnCount + 2 + PAD;
+  const rowRoom = 8 * keys.chunks.length + NUMBER_ROOM + 8 * columnCount + 2 + PAD;
 
   // What is the same for every row of a block, looked up once per run of rows from one block.
   let current = -1;
   let block: Block | undefined;
-  let names: WordText = LITERALS;
+  let rowText: WordText = EMPTY_WORDS;
+  let blockText: ChunkText = toChunkText([]);
+  let blockRoom = 0;
+  const rowRunCount = runs.filter((r) => r.kind === 'row').length;
   // The block's codes row by row (a view of the dataset's cache: valid until another block is asked for).
   let codes: Uint16Array = new Uint16Array(0);
   let stride = 0;
-  let countryId = Number.NaN;
-  let yearId = Number.NaN;
 
   return (ref: RowRef): void => {
     if (ref.block !== current) {
       current = ref.block;
       block = p.blocks[current];
       if (!block) return;
-      names = namesOf(block.rows);
+      if (runs.length > 0) {
+        rowText = rowTextOf(block.rows, runs);
+        blockText = blockTextOf(block, ctx, runs);
+        blockRoom = 8 * blockText.chunks.length;
+      }
       if (columnCount > 0) ({ codes, stride } = ctx.ds.brandscape.codeRows(block.studyId, block.audienceId, columnIndexes));
-      const study = ctx.idx.studies.get(block.studyId);
-      countryId = study?.countryId ?? Number.NaN;
-      yearId = study?.yearId ?? Number.NaN;
     }
     if (!block) return;
     const i = ref.row;
-    const rows = block.rows;
-    out.reserve(rowRoom + (names.length[2 * i] ?? 0) + (names.length[2 * i + 1] ?? 0));
+    const rowTextStart = i * rowRunCount;
+    out.reserve(rowRoom + blockRoom + 4 * ((rowText.wordStart[rowTextStart + rowRunCount] ?? 0) - (rowText.wordStart[rowTextStart] ?? 0)));
     const buf = out.buf;
     const view = out.view;
     let pos = out.pos;
-    for (let f = 0; f < metaFields.length; f++) {
-      pos = putChunks(view, pos, keys, f);
-      let n: number;
-      switch (metaFields[f] as MetaField) {
-        case 'id':
-          n = block.firstRowId + i;
-          break;
-        case 'study_id':
-          n = block.studyId;
-          break;
-        case 'brand_id':
-          n = rows.brandIds[i] ?? Number.NaN;
-          break;
-        case 'category_id':
-          n = rows.categoryIds[i] ?? Number.NaN;
-          break;
-        case 'audience_id':
-          n = block.audienceId;
-          break;
-        case 'country_id':
-          n = countryId;
-          break;
-        case 'year_id':
-          n = yearId;
-          break;
-        case 'brand_name':
-          pos = putText(view, pos, names, 2 * i);
-          continue;
-        case 'category_name':
-          pos = putText(view, pos, names, 2 * i + 1);
-          continue;
-        case 'is_duplicate':
-          pos = putText(view, pos, LITERALS, rows.isDuplicate[i] === 1 ? TRUE_TEXT : FALSE_TEXT);
-          continue;
-      }
-      pos = n >= 0 && n < 2 ** 31 && n === Math.floor(n) ? putUint(buf, pos, n) : putText(view, pos, LITERALS, NULL_TEXT);
+    for (const run of runs) {
+      pos = run.kind === 'block' ? putChunks(view, pos, blockText, run.index) : putText(view, pos, rowText, rowTextStart + run.index);
+      if (run.idKey !== undefined) pos = putUint(buf, pos, block.firstRowId + i);
     }
     // Metric columns: each key, then the value's text by its code (one chunk, at most 8 bytes).
     const keyChunks = keys.chunks;
@@ -543,7 +630,7 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
     const valueLength = values.length;
     const rowStart = i * stride;
     for (let c = 0; c < columnCount; c++) {
-      const k = firstColumnKey + c;
+      const k = c;
       let q = pos;
       for (let w = keyStart[k] as number, end = keyStart[k + 1] as number; w < end; w++) {
         view.setFloat64(q, keyChunks[w] as number, true);
@@ -559,7 +646,7 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
       out.raw(include.prefix);
       out.raw(include.object(block, i));
     }
-    if (keyTexts.length === 0 && includeWriters.length === 0) out.byte(123); // '{': a row of nothing at all
+    if (!opensRow && includeWriters.length === 0) out.byte(123); // '{': a row of nothing at all
     out.byte(125); // '}'
   };
 }

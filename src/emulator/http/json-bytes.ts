@@ -23,9 +23,9 @@ export class BufferPool {
 
   constructor(private readonly keep = 4) {}
 
-  /** A buffer of at least `bytes` bytes; its contents are undefined. */
+  /** A buffer of at least `bytes` bytes; its contents are undefined. The last given back comes first (likeliest still in cache). */
   acquire(bytes: number): Uint8Array {
-    for (let i = 0; i < this.free.length; i++) {
+    for (let i = this.free.length - 1; i >= 0; i--) {
       const buf = this.free[i] as Uint8Array;
       if (buf.length >= bytes) {
         this.free.splice(i, 1);
@@ -39,11 +39,8 @@ export class BufferPool {
   release(buf: Uint8Array): void {
     if (this.free.includes(buf)) return;
     this.free.push(buf);
-    // Keep the largest few.
-    if (this.free.length > this.keep) {
-      this.free.sort((a, b) => b.length - a.length);
-      this.free.length = this.keep;
-    }
+    // Keep the most recent few.
+    if (this.free.length > this.keep) this.free.shift();
   }
 }
 
