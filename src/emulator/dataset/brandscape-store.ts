@@ -578,6 +578,7 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
   // Brand-level codes of computed columns not yet spread to rows: column j at j x brands.
   let pending = new Uint16Array(0);
   const pendingColumns: number[] = [];
+  const isPending = new Uint8Array(columns.length);
   const pendingFor = (brands: number, columnCount: number) => {
     if (pending.length < brands * columnCount) pending = new Uint16Array(brands * columnCount);
   };
@@ -598,7 +599,6 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
       for (let c = 0; c < k; c++) slab[row + (cols[c] as number)] = pending[(from[c] as number) + u] as number;
     }
     for (const j of pendingColumns) block.codeDone[j] = 1;
-    pendingColumns.length = 0;
   };
 
   /** Every column of one metric for the rows of a block, as value codes in the block's code slab (see `spreadPending`). */
@@ -627,6 +627,7 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
         pendingFor(brands, stride);
         pending.set(codes.subarray(0, brands), j * brands);
         pendingColumns.push(j);
+        isPending[j] = 1;
       }
     };
     scratchFor(n);
@@ -737,10 +738,11 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
         const metric = metricOfColumn[index];
         if (!metric) throw new RangeError(`No brandscape column ${index}.`);
         // A metric computes all its columns at once: pending ones count as computed.
-        if (block.codeDone[index] !== 1 && !pendingColumns.includes(index)) computeMetric(st, audience, block, metric, columnsOfMetric.get(metric.key) ?? []);
+        if (block.codeDone[index] !== 1 && isPending[index] !== 1) computeMetric(st, audience, block, metric, columnsOfMetric.get(metric.key) ?? []);
       }
       spreadPending(st, block);
     } finally {
+      for (const j of pendingColumns) isPending[j] = 0;
       pendingColumns.length = 0;
     }
     return { codes: block.codes ?? new Uint16Array(0), stride: columns.length };

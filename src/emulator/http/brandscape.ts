@@ -381,6 +381,8 @@ function metaRuns(fields: readonly MetaField[]): MetaRun[] {
   return runs;
 }
 
+const TRUE_BYTES = toBytes('true');
+const FALSE_BYTES = toBytes('false');
 const json = (v: number | string | boolean | null | undefined) => (v === undefined || (typeof v === 'number' && !Number.isFinite(v)) ? 'null' : JSON.stringify(v));
 
 /** Texts of a study's rows for the 'row' runs: row i, run r at i x runs + r. Kept for recently served studies. */
@@ -403,49 +405,70 @@ function rowTextOf(rows: StudyRows, runs: readonly MetaRun[]): WordText {
   const lengths = new Uint32Array(rows.length * rowRuns.length);
   let buf = Buffer.alloc(rows.length * rowRuns.length * 96);
   let pos = 0;
-  const put = (text: string) => {
-    if (pos + 3 * text.length > buf.length) {
-      const next = Buffer.alloc(2 * buf.length + 3 * text.length);
-      buf.copy(next, 0, 0, pos);
-      buf = next;
-    }
-    pos += buf.write(text, pos, 'utf8');
+  const room = (n: number) => {
+    if (pos + n <= buf.length) return;
+    const next = Buffer.alloc(2 * buf.length + n);
+    buf.copy(next, 0, 0, pos);
+    buf = next;
   };
+  const putBytes = (bytes: Uint8Array) => {
+    room(bytes.length);
+    for (let j = 0; j < bytes.length; j++) buf[pos++] = bytes[j] as number;
+  };
+  /** A JSON string; ASCII without anything to escape is copied char by char (most names), the rest encoded. */
   const putName = (name: string | undefined) => {
-    if (name === undefined) put('null');
-    else if (PLAIN.test(name)) {
-      put('"');
-      put(name);
-      put('"');
-    } else put(JSON.stringify(name));
+    if (name === undefined) return putBytes(NULL_BYTES);
+    room(3 * name.length + 2);
+    if (PLAIN.test(name)) {
+      const start = pos;
+      buf[pos++] = 34; // '"'
+      for (let j = 0; j < name.length; j++) {
+        const ch = name.charCodeAt(j);
+        if (ch > 127) {
+          pos = start;
+          room(6 * name.length + 2);
+          pos += buf.write(`"${name}"`, pos, 'utf8');
+          return;
+        }
+        buf[pos++] = ch;
+      }
+      buf[pos++] = 34;
+    } else {
+      const text = JSON.stringify(name);
+      room(3 * text.length);
+      pos += buf.write(text, pos, 'utf8');
+    }
   };
+  const putInt = (n: number | undefined) => {
+    room(NUMBER_ROOM);
+    if (n !== undefined && n >= 0 && n < 2 ** 31 && n === Math.floor(n)) pos = putUint(buf, pos, n);
+    else pos += buf.write(json(n), pos, 'latin1');
+  };
+  const keyBytes = rowRuns.map((run) => run.parts.map((part) => toBytes(part.key)));
   let k = 0;
   for (let i = 0; i < rows.length; i++) {
-    for (const run of rowRuns) {
+    rowRuns.forEach((run, r) => {
       starts[k] = pos;
-      for (const { field, key } of run.parts) {
-        put(key);
+      run.parts.forEach(({ field }, f) => {
+        putBytes(keyBytes[r]?.[f] as Uint8Array);
         switch (field) {
           case 'brand_id':
-            put(json(rows.brandIds[i]));
-            break;
+            return putInt(rows.brandIds[i]);
           case 'category_id':
-            put(json(rows.categoryIds[i]));
-            break;
+            return putInt(rows.categoryIds[i]);
           case 'brand_name':
-            putName(rows.brandNames[i]);
-            break;
+            return putName(rows.brandNames[i]);
           case 'category_name':
-            putName(rows.categoryNames[i]);
-            break;
+            return putName(rows.categoryNames[i]);
           default:
-            put(rows.isDuplicate[i] === 1 ? 'true' : 'false');
+            return putBytes(rows.isDuplicate[i] === 1 ? TRUE_BYTES : FALSE_BYTES);
         }
-      }
+      });
       lengths[k] = pos - (starts[k] as number);
+      room(4);
       pos = (pos + 3) & ~3;
       k += 1;
-    }
+    });
   }
   starts[k] = pos;
   const data = new DataView(buf.buffer, buf.byteOffset, pos);
