@@ -307,25 +307,37 @@ function orderedRefs(p: Plan, ctx: Ctx): RowRef[] | undefined {
   return refs;
 }
 
-/** The rows of one page, in order. */
-function pageRefs(p: Plan, ctx: Ctx, offset: number, limit: number): { refs: RowRef[]; total: number } {
+/** The rows of one page, in order: row k is row `row[k]` of block `block[k]`. */
+interface PageRows {
+  block: Int32Array;
+  row: Int32Array;
+  length: number;
+}
+
+function pageRows(p: Plan, ctx: Ctx, offset: number, limit: number): { rows: PageRows; total: number } {
   const ordered = orderedRefs(p, ctx);
-  if (ordered) return { refs: ordered.slice(offset, offset + limit), total: ordered.length };
-  const refs: RowRef[] = [];
+  if (ordered) {
+    const refs = ordered.slice(offset, offset + limit);
+    return { rows: { block: Int32Array.from(refs, (r) => r.block), row: Int32Array.from(refs, (r) => r.row), length: refs.length }, total: ordered.length };
+  }
+  const size = Math.max(0, Math.min(limit, p.total - offset));
+  const rows: PageRows = { block: new Int32Array(size), row: new Int32Array(size), length: 0 };
   let skip = offset;
-  for (let b = 0; b < p.blocks.length && refs.length < limit; b++) {
+  for (let b = 0; b < p.blocks.length && rows.length < size; b++) {
     const block = p.blocks[b];
     if (!block) continue;
     if (skip >= block.count) {
       skip -= block.count;
       continue;
     }
-    for (let k = skip; k < block.count && refs.length < limit; k++) {
-      refs.push({ block: b, row: block.keep ? (block.keep[k] ?? 0) : k });
+    for (let k = skip; k < block.count && rows.length < size; k++) {
+      rows.block[rows.length] = b;
+      rows.row[rows.length] = block.keep ? (block.keep[k] ?? 0) : k;
+      rows.length += 1;
     }
     skip = 0;
   }
-  return { refs, total: p.total };
+  return { rows, total: p.total };
 }
 
 // ---- serialisation -----------------------------------------------------------------------------
@@ -548,6 +560,21 @@ function putUint(buf: Uint8Array, pos: number, n: number): number {
   return end;
 }
 
+/** Column keys with their leading comma (the first opening the row with '{' when it has no metadata), for recent column sets. */
+const keyTables = new Map<string, ChunkText>();
+function columnKeys(columns: readonly MetricColumn[], opensRow: boolean): ChunkText {
+  const signature = `${opensRow ? '{' : ','}${columns.map((c) => c.index).join(',')}`;
+  let keys = keyTables.get(signature);
+  if (!keys) {
+    const texts = columns.map((c) => `,${JSON.stringify(c.name)}:`);
+    if (opensRow && texts[0] !== undefined) texts[0] = `{${texts[0].slice(1)}`;
+    keys = toChunkText(texts.map(toBytes));
+    if (keyTables.size >= 64) keyTables.delete(keyTables.keys().next().value as string);
+    keyTables.set(signature, keys);
+  }
+  return keys;
+}
+
 /** Slack after a row for chunk writes' padding, and room for the row id. */
 const PAD = 8;
 const NUMBER_ROOM = 24;
@@ -562,11 +589,8 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
   const columnIndexes = p.columns.map((c) => c.index);
   const columnCount = columnIndexes.length;
   const runs = metaRuns(p.meta);
-  // Column keys with their leading comma; without metadata the first one opens the row with '{'.
-  const keyTexts = p.columns.map((c) => `,${JSON.stringify(c.name)}:`);
-  if (runs.length === 0 && keyTexts[0] !== undefined) keyTexts[0] = `{${keyTexts[0].slice(1)}`;
-  const keys = toChunkText(keyTexts.map(toBytes));
-  const opensRow = runs.length > 0 || keyTexts.length > 0;
+  const keys = columnKeys(p.columns, runs.length === 0);
+  const opensRow = runs.length > 0 || columnCount > 0;
   const values = codeText();
   const columnAt = Int32Array.from(columnIndexes);
   const encoded = new Map<string, Uint8Array>();
@@ -622,9 +646,9 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
   let codes: Uint16Array = new Uint16Array(0);
   let stride = 0;
 
-  return (ref: RowRef): void => {
-    if (ref.block !== current) {
-      current = ref.block;
+  return (blockIndex: number, i: number): void => {
+    if (blockIndex !== current) {
+      current = blockIndex;
       block = p.blocks[current];
       if (!block) return;
       if (runs.length > 0) {
@@ -635,7 +659,6 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
       if (columnCount > 0) ({ codes, stride } = ctx.ds.brandscape.codeRows(block.studyId, block.audienceId, columnIndexes));
     }
     if (!block) return;
-    const i = ref.row;
     const rowTextStart = i * rowRunCount;
     out.reserve(rowRoom + blockRoom + 4 * ((rowText.wordStart[rowTextStart + rowRunCount] ?? 0) - (rowText.wordStart[rowTextStart] ?? 0)));
     const buf = out.buf;
@@ -688,17 +711,17 @@ export function listBrandscape(
   rest: (count: number, total: number) => string,
 ): { body: Buffer; release: () => void } {
   const p = plan(query, ctx, strictParams);
-  const { refs, total } = pageRefs(p, ctx, (page.page - 1) * page.perPage, page.perPage);
-  const out = new JsonBytes(1024 + refs.length * (400 + 32 * p.columns.length), pool);
+  const { rows, total } = pageRows(p, ctx, (page.page - 1) * page.perPage, page.perPage);
+  const out = new JsonBytes(1024 + rows.length * (400 + 32 * p.columns.length), pool);
   const write = rowWriter(p, ctx, out);
   out.raw(OPEN_DATA);
   out.byte(91); // '['
-  refs.forEach((ref, k) => {
+  for (let k = 0; k < rows.length; k++) {
     if (k > 0) out.byte(44); // ','
-    write(ref);
-  });
+    write(rows.block[k] as number, rows.row[k] as number);
+  }
   out.byte(93); // ']'
-  out.raw(toBytes(rest(refs.length, total)));
+  out.raw(toBytes(rest(rows.length, total)));
   return out.detach();
 }
 
@@ -713,6 +736,6 @@ export function getBrandscapeRow(rowId: number, query: ParsedQuery, ctx: Ctx, st
   const b = p.blocks.findIndex((x) => x.studyId === located.studyId && x.audienceId === located.audienceId);
   if (b < 0) throw notFound(`No brandscape data row with id ${rowId}.`);
   const out = new JsonBytes();
-  rowWriter(p, ctx, out)({ block: b, row: located.rowIndex });
+  rowWriter(p, ctx, out)(b, located.rowIndex);
   return out.bytes();
 }
