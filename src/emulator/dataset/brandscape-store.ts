@@ -398,10 +398,12 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     // A respondent rates about BRANDS_PER_RESPONDENT brands, and no brand more than once.
     const perBrand = Math.min(study.respondents, (study.respondents * BRANDS_PER_RESPONDENT) / Math.max(1, unique.length));
     const n = unique.length;
-    const base = new Float64Array(n);
-    const skew = new Float64Array(n);
-    const noiseScale = new Float64Array(n);
-    const noiseHash = new Int32Array(n);
+    // Four arrays in one recycled slab.
+    const perBrandSlab = slabs.float64(4 * n);
+    const base = perBrandSlab.subarray(0, n);
+    const skew = perBrandSlab.subarray(n, 2 * n);
+    const noiseScale = perBrandSlab.subarray(2 * n, 3 * n);
+    const noiseHash = new Int32Array(perBrandSlab.buffer, perBrandSlab.byteOffset + 24 * n, n);
     const blockSeed = h3(seed ^ 0xa0d1, study.id, audience.id);
     const baseSeed = seed ^ 0xba5e;
     const { age, gender, income, share } = audience;
@@ -440,6 +442,7 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
       // Nobody reads an evicted block's slabs any more (codeRows' views are read before the next call).
       slabs.release(old.codes);
       slabs.release(old.latents);
+      slabs.release(old.base);
     }
   };
 

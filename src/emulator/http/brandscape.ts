@@ -401,6 +401,8 @@ const json = (v: number | string | boolean | null | undefined) => (v === undefin
 const rowTexts = new Map<string, { rows: StudyRows; text: WordText }>();
 /** About 90 KB a study: room for the three years of every market a comparison pages through. */
 const ROW_TEXT_STUDIES_KEPT = 96;
+/** Where row texts are written before they become words (kept: a study's texts are ~100 KB). */
+let rowTextScratch = Buffer.alloc(256 * 1024);
 /** Text that JSON writes as it is between quotes (no quote, backslash, control character or surrogate). */
 const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
 function rowTextOf(rows: StudyRows, runs: readonly MetaRun[]): WordText {
@@ -415,13 +417,13 @@ function rowTextOf(rows: StudyRows, runs: readonly MetaRun[]): WordText {
   // Every text written at a 4-byte boundary into one buffer, then read as words.
   const starts = new Uint32Array(rows.length * rowRuns.length + 1);
   const lengths = new Uint32Array(rows.length * rowRuns.length);
-  let buf = Buffer.alloc(rows.length * rowRuns.length * 96);
+  let buf = rowTextScratch;
   let pos = 0;
   const room = (n: number) => {
     if (pos + n <= buf.length) return;
     const next = Buffer.alloc(2 * buf.length + n);
     buf.copy(next, 0, 0, pos);
-    buf = next;
+    buf = rowTextScratch = next;
   };
   const putBytes = (bytes: Uint8Array) => {
     room(bytes.length);
