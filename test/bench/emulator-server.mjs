@@ -32,6 +32,7 @@ process.on('message', async (message) => {
   if (message.type === 'cpu-mark') {
     cpuMark = process.cpuUsage();
     threadMark = threadCpu();
+    if (process.env.EMU_MARK) console.log('=== CPU MARK ===');
     process.send({ type: 'cpu-marked' });
   } else if (message.type === 'cpu') {
     const used = process.cpuUsage(cpuMark);

@@ -18,10 +18,10 @@ const get = async (path) => {
   return body.byteLength;
 };
 
-// Pages of every country in 2022-2024, all audiences: distinct pages, none served twice (cold).
+// Pages of every country in 2020-2024, all audiences: distinct pages, none served twice (cold).
 const countries = JSON.parse(Buffer.from(await (await fetch(`${ready.url}/api/v2/countries?per_page=100`, { headers })).arrayBuffer())).data;
 const pages = [];
-for (const [year, c] of [2024, 2023, 2022].flatMap((y) => countries.map((c) => [y, c]))) {
+for (const [year, c] of [2024, 2023, 2022, 2021, 2020].flatMap((y) => countries.map((c) => [y, c]))) {
   const q = `brandscape-data?filter[country_code]=${c.code}&filter[year_number]=${year}&metric_group_keys=pillars,imagery&per_page=1000`;
   const meta = JSON.parse(Buffer.from(await (await fetch(`${ready.url}/api/v2/${q.replace('per_page=1000', 'per_page=1')}`, { headers })).arrayBuffer())).meta;
   for (let p = 1; p <= Math.ceil(meta.total / 1000); p++) pages.push(`${q}&page=${p}`);
@@ -39,19 +39,35 @@ latencies.sort((a, b) => a - b);
 const median = latencies[Math.floor(latencies.length / 2)];
 report({ name: '1,000-row pillars+imagery page, median latency', value: median, unit: 'ms', target: 50, detail: `${(bytes / 2 ** 20).toFixed(2)} MB per page, p90 ${latencies[Math.floor(latencies.length * 0.9)].toFixed(1)} ms` });
 
-// Throughput: 4 requests in flight for the remaining distinct pages; the server's own CPU time
-// per page gives the rate one core sustains, independent of the client's share of the machine.
-child.send({ type: 'cpu-mark' });
-await next('cpu-marked');
-const rest = pages.slice(40, 40 + 400);
-const t0 = process.hrtime.bigint();
-let i = 0;
-await Promise.all(Array.from({ length: 4 }, async () => { while (i < rest.length) await get(rest[i++]); }));
-const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
-child.send({ type: 'cpu' });
-const cpu = await next('cpu');
-const perPageMs = cpu.ms / rest.length;
-report({ name: 'pages/s one server core sustains (1,000 rows, pillars+imagery)', value: 1000 / perPageMs, unit: 'pages/s', target: 200, better: 'higher', detail: `${perPageMs.toFixed(2)} ms server CPU per page (${(cpu.systemMs / rest.length).toFixed(2)} ms of it in the kernel${cpu.othersMs === undefined ? '' : `, ${(cpu.othersMs / rest.length).toFixed(2)} ms in V8's helper threads`}); ${(rest.length / wallS).toFixed(0)} pages/s wall-clock with the client on the same 2 cores; ${rest.length} distinct pages` });
+// Throughput: 4 requests in flight over distinct pages; the server's own CPU time per page gives
+// the rate one core sustains, independent of the client's share of the machine. Three windows of
+// 350 pages, the median reported: this shared 2-core machine's speed drifts by a fifth between runs.
+const WINDOW = 350;
+const windows = [];
+for (let w = 0; w < 3; w++) {
+  const slice = pages.slice(40 + w * WINDOW, 40 + (w + 1) * WINDOW);
+  child.send({ type: 'cpu-mark' });
+  await next('cpu-marked');
+  const t0 = process.hrtime.bigint();
+  let i = 0;
+  await Promise.all(Array.from({ length: 4 }, async () => { while (i < slice.length) await get(slice[i++]); }));
+  const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
+  child.send({ type: 'cpu' });
+  const cpu = await next('cpu');
+  windows.push({ perPageMs: cpu.ms / slice.length, systemMs: cpu.systemMs / slice.length, othersMs: cpu.othersMs === undefined ? undefined : cpu.othersMs / slice.length, wallRate: slice.length / wallS, rssMb: cpu.rssMb, n: slice.length });
+}
+const byRate = [...windows].sort((a, b) => a.perPageMs - b.perPageMs);
+const mid = byRate[1];
+const perPageMs = mid.perPageMs;
+report({
+  name: 'pages/s one server core sustains (1,000 rows, pillars+imagery)',
+  value: 1000 / perPageMs,
+  unit: 'pages/s',
+  target: 200,
+  better: 'higher',
+  detail: `median of 3 windows of ${WINDOW} distinct pages (${windows.map((x) => (1000 / x.perPageMs).toFixed(0)).join(', ')}); ${perPageMs.toFixed(2)} ms server CPU per page (${mid.systemMs.toFixed(2)} ms of it in the kernel${mid.othersMs === undefined ? '' : `, ${mid.othersMs.toFixed(2)} ms in V8's helper threads`}); ${mid.wallRate.toFixed(0)} pages/s wall-clock with the client on the same 2 cores`,
+});
+const cpu = { rssMb: Math.max(...windows.map((x) => x.rssMb)) };
 // Baseline measured in the same run: what Node's native JSON.stringify (plus encoding) alone costs
 // for one such page, parsed back into objects. The emulator generates the values and writes the
 // JSON; this says how that compares with merely serialising a ready page.

@@ -22,7 +22,7 @@ import { SCORE_TYPES } from '../../schemas/score-types.js';
 import { AUDIENCES, FACTORS, METRICS, type AudienceDef, type MetricDef } from './reference-data.js';
 import { gauss3, gauss4, h2, h3, h3After2, h4, h4After3, noise, unit } from './rng.js';
 import type { StudyModel } from './studies.js';
-import type { BrandscapeStore, MetricColumn } from './types.js';
+import type { BlockCodes, BrandscapeStore, MetricColumn } from './types.js';
 import type { BrandModel, World } from './world.js';
 import { NULL_CODE, VALUE_OF_CODE, tenthsCode, thousandthsCode, wholeCode } from './value-codes.js';
 
@@ -251,10 +251,12 @@ interface BlockCache {
   latents: Float64Array | undefined;
   latentDone: Uint8Array;
   /**
-   * Value codes (value-codes.ts) of every column, row by row: row i, column j at
-   * `codes[i * columns + j]`, valid where `codeDone[j]` is 1. One allocation per block, on first use.
+   * Value codes (value-codes.ts) of every column, column by column (`BlockCodes`): column j's start
+   * at `codeOffset[j]`, one per distinct brand or, for columns that differ by category, one per row;
+   * valid where `codeDone[j]` is 1. One allocation per block, on first use.
    */
   codes: Uint16Array | undefined;
+  codeOffset: Int32Array;
   codeDone: Uint8Array;
   bytes: number;
 }
@@ -283,6 +285,19 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
       metricOfColumn.push(metric);
     }
   });
+  // Columns that differ by category are kept per row, the rest per distinct brand (see BlockCodes).
+  const byRow = Uint8Array.from(columns, (c) => (metricOfColumn[c.index]?.byCategory || c.scoreType === 'category_index' ? 1 : 0));
+  const rowColumns = byRow.reduce((sum, x) => sum + x, 0);
+  const codeSlabLength = (brands: number, rows: number) => rowColumns * rows + (columns.length - rowColumns) * brands;
+  const columnOffsets = (brands: number, rows: number) => {
+    const offsets = new Int32Array(columns.length);
+    let at = 0;
+    columns.forEach((c, j) => {
+      offsets[j] = at;
+      at += byRow[j] === 1 ? rows : brands;
+    });
+    return offsets;
+  };
   const latentMetrics = METRICS.filter((m) => m.loadings.length > 0);
   const latentIndex = new Map(latentMetrics.map((m, i) => [m.key, i]));
   const L = latentMetrics.length;
@@ -426,6 +441,7 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
       latentDone: new Uint8Array(L),
       codes: undefined,
       codeDone: new Uint8Array(columns.length),
+      codeOffset: columnOffsets(n, study.rows.length),
       bytes: base.byteLength * 3,
     };
     cache.set(key, block);
@@ -439,7 +455,7 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
       if (cachedBytes <= CACHE_BUDGET_BYTES || old === block) break;
       cache.delete(key);
       cachedBytes -= old.bytes;
-      // Nobody reads an evicted block's slabs any more (codeRows' views are read before the next call).
+      // Nobody reads an evicted block's slabs any more (codeColumns' views are read before the next call).
       slabs.release(old.codes);
       slabs.release(old.latents);
       slabs.release(old.base);
@@ -578,60 +594,28 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     codeScratch = new Uint16Array(scratchSize);
   };
 
-  // Brand-level codes of computed columns not yet spread to rows: column j at j x brands.
-  let pending = new Uint16Array(0);
-  const pendingColumns: number[] = [];
-  const isPending = new Uint8Array(columns.length);
-  const pendingFor = (brands: number, columnCount: number) => {
-    if (pending.length < brands * columnCount) pending = new Uint16Array(brands * columnCount);
-  };
-  /** Writes the pending brand-level columns into the block's rows, row by row. */
-  const spreadPending = (st: StudyStatic, block: BlockCache) => {
-    if (pendingColumns.length === 0) return;
-    const slab = block.codes as Uint16Array;
-    const stride = columns.length;
-    const brands = st.unique.length;
-    const rowUnique = st.rowUnique;
-    const n = rowUnique.length;
-    const cols = Int32Array.from(pendingColumns);
-    const from = Int32Array.from(pendingColumns, (j) => j * brands);
-    const k = cols.length;
-    for (let i = 0; i < n; i++) {
-      const u = rowUnique[i] as number;
-      const row = i * stride;
-      for (let c = 0; c < k; c++) slab[row + (cols[c] as number)] = pending[(from[c] as number) + u] as number;
-    }
-    for (const j of pendingColumns) block.codeDone[j] = 1;
-  };
-
-  /** Every column of one metric for the rows of a block, as value codes in the block's code slab (see `spreadPending`). */
+  /** Every column of one metric for a block, as value codes in the block's code slab. */
   const computeMetric = (st: StudyStatic, audience: AudienceDef, block: BlockCache, metric: MetricDef, metricColumns: readonly MetricColumn[]): void => {
     const n = st.study.rows.length;
     const rowUnique = st.rowUnique;
+    const brands = st.unique.length;
     if (!block.codes) {
-      block.codes = slabs.uint16(columns.length * n);
+      block.codes = slabs.uint16(codeSlabLength(brands, n));
       remember(block, block.codes.byteLength);
     }
     const slab = block.codes;
-    /** Stores a column's codes, given per distinct brand (expanded to rows) or already per row. */
-    const stride = columns.length;
-    const brands = st.unique.length;
-    /**
-     * Stores a column's codes: per row straight into the slab; per distinct brand into `pending`,
-     * spread to the rows by `spreadPending` once every asked-for column is computed (one pass over
-     * the rows instead of one strided pass per column).
-     */
+    /** Stores a column's codes, per distinct brand or per row as the column is laid out (`byRow`). */
     const store = (column: MetricColumn, codes: Uint16Array, perRow: boolean) => {
       const j = column.index;
-      if (perRow) {
-        for (let i = 0; i < n; i++) slab[i * stride + j] = codes[i] as number;
-        block.codeDone[j] = 1;
+      const offset = block.codeOffset[j] as number;
+      if (byRow[j] === 1) {
+        if (perRow) slab.set(codes.subarray(0, n), offset);
+        else for (let i = 0; i < n; i++) slab[offset + i] = codes[rowUnique[i] as number] as number;
       } else {
-        pendingFor(brands, stride);
-        pending.set(codes.subarray(0, brands), j * brands);
-        pendingColumns.push(j);
-        isPending[j] = 1;
+        if (perRow) throw new RangeError(`Column ${column.name} is kept per brand but was computed per row.`);
+        slab.set(codes.subarray(0, brands), offset);
       }
+      block.codeDone[j] = 1;
     };
     scratchFor(n);
     if (metric.scoreTypes.includes('value')) {
@@ -734,21 +718,14 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     return { st, audience, block: blockOf(st, audience) };
   };
 
-  const codeRows = (studyId: number, audienceId: number, columnIndexes: readonly number[]): { codes: Uint16Array; stride: number } => {
+  const codeColumns = (studyId: number, audienceId: number, columnIndexes: readonly number[]): BlockCodes => {
     const { st, audience, block } = context(studyId, audienceId);
-    try {
-      for (const index of columnIndexes) {
-        const metric = metricOfColumn[index];
-        if (!metric) throw new RangeError(`No brandscape column ${index}.`);
-        // A metric computes all its columns at once: pending ones count as computed.
-        if (block.codeDone[index] !== 1 && isPending[index] !== 1) computeMetric(st, audience, block, metric, columnsOfMetric.get(metric.key) ?? []);
-      }
-      spreadPending(st, block);
-    } finally {
-      for (const j of pendingColumns) isPending[j] = 0;
-      pendingColumns.length = 0;
+    for (const index of columnIndexes) {
+      const metric = metricOfColumn[index];
+      if (!metric) throw new RangeError(`No brandscape column ${index}.`);
+      if (block.codeDone[index] !== 1) computeMetric(st, audience, block, metric, columnsOfMetric.get(metric.key) ?? []);
     }
-    return { codes: block.codes ?? new Uint16Array(0), stride: columns.length };
+    return { codes: block.codes ?? new Uint16Array(0), offset: block.codeOffset, byRow, brandOfRow: st.rowUnique };
   };
 
   return {
@@ -777,13 +754,13 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
       }
       return undefined;
     },
-    codeRows,
+    codeColumns,
     values(studyId, audienceId, columnIndexes) {
-      const { codes, stride } = codeRows(studyId, audienceId, columnIndexes);
-      const n = codes.length / stride;
+      const { codes, offset, brandOfRow } = codeColumns(studyId, audienceId, columnIndexes);
       return columnIndexes.map((j) => {
-        const values = new Float64Array(n);
-        for (let i = 0; i < n; i++) values[i] = VALUE_OF_CODE[codes[i * stride + j] as number] as number;
+        const values = new Float64Array(brandOfRow.length);
+        const start = offset[j] as number;
+        for (let i = 0; i < values.length; i++) values[i] = VALUE_OF_CODE[codes[start + (byRow[j] === 1 ? i : (brandOfRow[i] as number))] as number] as number;
         return values;
       });
     },

@@ -149,6 +149,18 @@ export interface StudyRows {
 }
 
 /**
+ * A block's values as codes, column by column. Most columns are the same for every row of a brand
+ * and are kept once per distinct brand; columns that differ by category are kept per row. The code
+ * of row i, column j is `codes[offset[j] + (byRow[j] === 1 ? i : brandOfRow[i])]`.
+ */
+export interface BlockCodes {
+  codes: Uint16Array;
+  offset: Int32Array;
+  byRow: Uint8Array;
+  brandOfRow: Int32Array;
+}
+
+/**
  * Brandscape data, generated on demand. Row ids are dense per (study, audience) block:
  * blocks are ordered by study id, then audience id, and rows inside a block follow `StudyRows`
  * order, so `id = firstRowId(study, audience) + rowIndex`. Unreleased studies come last, so
@@ -170,11 +182,10 @@ export interface BrandscapeStore {
   values(studyId: number, audienceId: number, columnIndexes: readonly number[]): Float64Array[];
   /**
    * The same values as 16-bit codes (value-codes.ts: `VALUE_OF_CODE`, `codeText`), the form they are
-   * computed and cached in, row by row: the code of row i, column j is `codes[i * stride + j]` (j an
-   * index into `columns`), valid for the columns asked for. What the page writer copies as JSON
+   * computed and cached in, valid for the columns asked for: what the page writer copies as JSON
    * text without formatting a number. A view of the cache: read it before asking for another block.
    */
-  codeRows(studyId: number, audienceId: number, columnIndexes: readonly number[]): { codes: Uint16Array; stride: number };
+  codeColumns(studyId: number, audienceId: number, columnIndexes: readonly number[]): BlockCodes;
 }
 
 export type ArchetypeComparison =

@@ -644,9 +644,12 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
   let blockText: ChunkText = toChunkText([]);
   let blockRoom = 0;
   const rowRunCount = runs.filter((r) => r.kind === 'row').length;
-  // The block's codes row by row (a view of the dataset's cache: valid until another block is asked for).
+  // The block's codes (a view of the dataset's cache: valid until another block is asked for), and
+  // for each written column where its codes start and whether they are per row (else per brand).
   let codes: Uint16Array = new Uint16Array(0);
-  let stride = 0;
+  let brandOfRow: Int32Array = new Int32Array(0);
+  const codeStart = new Int32Array(columnCount);
+  const perRow = new Int32Array(columnCount);
 
   return (blockIndex: number, i: number): void => {
     if (blockIndex !== current) {
@@ -658,7 +661,15 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
         blockText = blockTextOf(block, ctx, runs);
         blockRoom = 8 * blockText.chunks.length;
       }
-      if (columnCount > 0) ({ codes, stride } = ctx.ds.brandscape.codeRows(block.studyId, block.audienceId, columnIndexes));
+      if (columnCount > 0) {
+        const blockCodes = ctx.ds.brandscape.codeColumns(block.studyId, block.audienceId, columnIndexes);
+        codes = blockCodes.codes;
+        brandOfRow = blockCodes.brandOfRow;
+        for (let c = 0; c < columnCount; c++) {
+          codeStart[c] = blockCodes.offset[columnAt[c] as number] as number;
+          perRow[c] = blockCodes.byRow[columnAt[c] as number] as number;
+        }
+      }
     }
     if (!block) return;
     const rowTextStart = i * rowRunCount;
@@ -676,7 +687,9 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
     const keyLength = keys.length;
     const valueChunks = values.chunks;
     const valueLength = values.length;
-    const rowStart = i * stride;
+    // Column c's code for this row is at codeStart[c] + u, or + i for a per-row column: + u + d.
+    const u = brandOfRow[i] as number;
+    const d = i - u;
     for (let c = 0; c < columnCount; c++) {
       const k = c;
       let q = pos;
@@ -685,7 +698,7 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
         q += 8;
       }
       pos += keyLength[k] as number;
-      const code = codes[rowStart + (columnAt[c] as number)] as number;
+      const code = codes[(codeStart[c] as number) + u + d * (perRow[c] as number)] as number;
       view.setFloat64(pos, valueChunks[code] as number, true);
       pos += valueLength[code] as number;
     }
