@@ -23,7 +23,8 @@ const countries = JSON.parse(Buffer.from(await (await fetch(`${ready.url}/api/v2
 const pages = [];
 for (const [year, c] of [2024, 2023, 2022, 2021, 2020].flatMap((y) => countries.map((c) => [y, c]))) {
   const q = `brandscape-data?filter[country_code]=${c.code}&filter[year_number]=${year}&metric_group_keys=pillars,imagery&per_page=1000`;
-  const meta = JSON.parse(Buffer.from(await (await fetch(`${ready.url}/api/v2/${q.replace('per_page=1000', 'per_page=1')}`, { headers })).arrayBuffer())).meta;
+  // Counting rows with only the id field computes no values: every measured page stays cold.
+  const meta = JSON.parse(Buffer.from(await (await fetch(`${ready.url}/api/v2/${q.replace('per_page=1000', 'per_page=1&fields[brandscape_data]=id')}`, { headers })).arrayBuffer())).meta;
   for (let p = 1; p <= Math.ceil(meta.total / 1000); p++) pages.push(`${q}&page=${p}`);
 }
 

@@ -687,18 +687,21 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
     const keyLength = keys.length;
     const valueChunks = values.chunks;
     const valueLength = values.length;
+    // Locals, not the closure's variables, in the hot loop (V8 reloads those on every use).
+    const blockCodes = codes;
+    const starts = codeStart;
+    const byRow = perRow;
     // Column c's code for this row is at codeStart[c] + u, or + i for a per-row column: + u + d.
     const u = brandOfRow[i] as number;
     const d = i - u;
     for (let c = 0; c < columnCount; c++) {
-      const k = c;
       let q = pos;
-      for (let w = keyStart[k] as number, end = keyStart[k + 1] as number; w < end; w++) {
+      for (let w = keyStart[c] as number, end = keyStart[c + 1] as number; w < end; w++) {
         view.setFloat64(q, keyChunks[w] as number, true);
         q += 8;
       }
-      pos += keyLength[k] as number;
-      const code = codes[(codeStart[c] as number) + u + d * (perRow[c] as number)] as number;
+      pos += keyLength[c] as number;
+      const code = blockCodes[(starts[c] as number) + u + d * (byRow[c] as number)] as number;
       view.setFloat64(pos, valueChunks[code] as number, true);
       pos += valueLength[code] as number;
     }
