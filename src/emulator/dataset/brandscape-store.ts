@@ -50,7 +50,7 @@ const LOGISTIC = (() => {
   for (let k = 0; k < table.length; k++) table[k] = 100 / (1 + Math.exp(-(k / LOGISTIC_STEPS_PER_UNIT - LOGISTIC_RANGE)));
   return table;
 })();
-export function logistic100(x: number): number {
+function logistic100(x: number): number {
   const t = (x + LOGISTIC_RANGE) * LOGISTIC_STEPS_PER_UNIT;
   if (!(t > 0)) return t === t ? 0 : Number.NaN;
   if (t >= LOGISTIC.length - 2) return 100;

@@ -60,23 +60,19 @@ export interface WordText {
  * rows are short (4-30 bytes), where this beats both a byte loop and a native `set()` call.
  */
 export function toWordText(texts: readonly Uint8Array[]): WordText {
-  const wordStart = new Uint32Array(texts.length + 1);
-  const length = new Uint32Array(texts.length);
-  let n = 0;
-  texts.forEach((t, k) => {
-    wordStart[k] = n;
-    length[k] = t.length;
-    n += Math.ceil(t.length / 4);
-  });
-  wordStart[texts.length] = n;
-  const words = new Int32Array(n);
-  texts.forEach((t, k) => {
-    for (let j = 0; j < t.length; j++) {
-      const w = (wordStart[k] as number) + (j >> 2);
-      words[w] = (words[w] as number) | ((t[j] as number) << (8 * (j & 3)));
-    }
-  });
-  return { words, wordStart, length };
+  const { bytes, start, length } = pack(texts, 4);
+  return wordsOf(bytes, start, length);
+}
+
+/**
+ * A word table from texts already laid out in `bytes`: text k starts at byte `start[k]` (a multiple
+ * of 4; `start[n]` is the end) and is `length[k]` bytes long.
+ */
+export function wordsOf(bytes: Uint8Array, start: Uint32Array, length: Uint32Array): WordText {
+  const data = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const words = new Int32Array((start[length.length] as number) / 4);
+  for (let w = 0; w < words.length; w++) words[w] = data.getInt32(4 * w, true);
+  return { words, wordStart: start.map((x) => x / 4), length };
 }
 
 /**
@@ -94,21 +90,28 @@ export interface ChunkText {
 }
 
 export function toChunkText(texts: readonly Uint8Array[]): ChunkText {
-  const chunkStart = new Uint32Array(texts.length + 1);
+  for (const t of texts) if (t.some((b) => b > 0x7f)) throw new RangeError(`Chunk text must be ASCII: ${new TextDecoder().decode(t)}`);
+  const { bytes, start, length } = pack(texts, 8);
+  const data = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const chunks = new Float64Array(bytes.length / 8);
+  for (let w = 0; w < chunks.length; w++) chunks[w] = data.getFloat64(8 * w, true);
+  return { chunks, chunkStart: start.map((x) => x / 8), length };
+}
+
+/** Texts one after another in one zero-padded buffer, each starting at a multiple of `unit` bytes. */
+function pack(texts: readonly Uint8Array[], unit: number): { bytes: Uint8Array; start: Uint32Array; length: Uint32Array } {
+  const start = new Uint32Array(texts.length + 1);
   const length = new Uint32Array(texts.length);
-  let n = 0;
+  let at = 0;
   texts.forEach((t, k) => {
-    chunkStart[k] = n;
+    start[k] = at;
     length[k] = t.length;
-    n += Math.ceil(t.length / 8);
+    at += Math.ceil(t.length / unit) * unit;
   });
-  chunkStart[texts.length] = n;
-  const bytes = new Uint8Array(8 * n);
-  texts.forEach((t, k) => {
-    if (t.some((b) => b > 0x7f)) throw new RangeError(`Chunk text must be ASCII: ${new TextDecoder().decode(t)}`);
-    bytes.set(t, 8 * (chunkStart[k] as number));
-  });
-  return { chunks: new Float64Array(bytes.buffer), chunkStart, length };
+  start[texts.length] = at;
+  const bytes = new Uint8Array(at);
+  texts.forEach((t, k) => bytes.set(t, start[k]));
+  return { bytes, start, length };
 }
 
 let text: ChunkText | undefined;

@@ -22,7 +22,7 @@ import type { MetricColumn, StudyRows } from '../dataset/types.js';
 import { badRequest, notFound } from './api-error.js';
 import { slims, type Ctx } from './bindings.js';
 import { fromCodeList, fromFlag, fromIdList, likeMatcher } from './filter-values.js';
-import { codeText, toChunkText, toWordText, type ChunkText, type WordText } from '../dataset/value-codes.js';
+import { codeText, toChunkText, toWordText, wordsOf, type ChunkText, type WordText } from '../dataset/value-codes.js';
 import { JsonBytes, NULL_BYTES, toBytes, toJsonBytes, type BufferPool } from './json-bytes.js';
 import { validateQuery } from './list-engine.js';
 import type { ParsedQuery, SortKey } from './parse-query.js';
@@ -488,10 +488,7 @@ function rowTextOf(rows: StudyRows, runs: readonly MetaRun[]): WordText {
     });
   }
   starts[k] = pos;
-  const data = new DataView(buf.buffer, buf.byteOffset, pos);
-  const words = new Int32Array(pos / 4);
-  for (let w = 0; w < words.length; w++) words[w] = data.getInt32(4 * w, true);
-  const text: WordText = { words, wordStart: starts.map((x) => x / 4), length: lengths };
+  const text = wordsOf(buf.subarray(0, pos), starts, lengths);
   for (const oldest of rowTexts.keys()) {
     if (rowTexts.size < ROW_TEXT_STUDIES_KEPT) break;
     rowTexts.delete(oldest);
@@ -510,21 +507,6 @@ function blockTextOf(block: Block, ctx: Ctx, runs: readonly MetaRun[]): ChunkTex
       .filter((r) => r.kind === 'block')
       .map((run) => toBytes(run.parts.map(({ field, key }) => key + json(valueOf(field))).join('') + (run.idKey ?? ''))),
   );
-}
-
-/** Many strings as UTF-8 in one buffer, without an allocation per string: views into it. */
-function utf8Texts(texts: readonly string[]): Uint8Array[] {
-  let bytes = 0;
-  for (const t of texts) bytes += Buffer.byteLength(t, 'utf8');
-  const all = Buffer.allocUnsafeSlow(bytes);
-  const views: Uint8Array[] = [];
-  let pos = 0;
-  for (const t of texts) {
-    const n = all.write(t, pos, 'utf8');
-    views.push(all.subarray(pos, pos + n));
-    pos += n;
-  }
-  return views;
 }
 
 /**
