@@ -182,3 +182,28 @@ describe('the default dataset', () => {
     expect(again.brands.map((b) => b.record)).toEqual(ds.brands.map((b) => b.record));
   });
 });
+
+describe('bounded value caches', () => {
+  it('stop allocating once full: new blocks reuse evicted slabs, and their values come out as computed fresh', () => {
+    const big = createDataset({ seed: 9 });
+    const store = big.brandscape;
+    const columns = ['differentiation_c', 'relevance_category_index', 'esteem_rank'].map((name) => store.columns.findIndex((c) => c.name === name));
+    expect(columns.every((j) => j >= 0)).toBe(true);
+    // All Adults and one other audience of each study: blocks with and without latents of their own.
+    const blocks = store.studyIds().flatMap((id) => store.rowsOf(id).audienceIds.slice(0, 2).map((audienceId) => [id, audienceId] as const));
+    const { blockLimit } = store.cacheStats();
+    expect(blocks.length).toBeGreaterThan(3 * blockLimit);
+    for (const [id, audienceId] of blocks.slice(0, 2 * blockLimit)) store.codeColumns(id, audienceId, columns);
+    const full = store.cacheStats();
+    expect(full.blocks).toBe(blockLimit);
+    for (const [id, audienceId] of blocks.slice(2 * blockLimit, 3 * blockLimit)) store.codeColumns(id, audienceId, columns);
+    const later = store.cacheStats();
+    expect(later.blocks).toBe(blockLimit);
+    expect(later.slabsAllocated).toBe(full.slabsAllocated);
+    // Reused slabs hold stale codes: what is served must not show it.
+    const fresh = createDataset({ seed: 9 }).brandscape;
+    for (const [id, audienceId] of blocks.slice(3 * blockLimit - 3, 3 * blockLimit)) {
+      expect(store.values(id, audienceId, columns)).toEqual(fresh.values(id, audienceId, columns));
+    }
+  });
+});

@@ -176,24 +176,35 @@ function rankTable(others: number): Uint16Array {
 const indexCode = (level: number, mean: number): number => (level === level && mean > 0 ? wholeCode(clamp(Math.round((100 * level) / mean), 0, 999)) : NULL_CODE);
 
 /**
- * Memory of evicted caches, handed out again: computing a block needs ~300 KB of slabs, and
- * allocating them fresh for every block made V8 collect (and mark the whole dataset) many times a
- * second. Contents of a reused slab are stale; callers track what they have written (done flags).
+ * Memory of evicted caches, handed out again. Computing a block needs ~300 KB of slabs; allocating
+ * them fresh made V8 collect (and mark the whole dataset) many times a second, since it counts new
+ * ArrayBuffer memory towards its next full collection. There is one pool per kind of slab (per-brand
+ * arrays, latents, value codes), and each pool's slabs have one size, the largest any study needs,
+ * so a slab freed by one block always fits the next: pools with best or size-class fits missed one
+ * take in ten, because a block of a large market is evicted while one of a small market is computed.
+ * Contents of a reused slab are stale; callers track what they have written (done flags).
  */
-class SlabPool {
+export class SlabPool {
   private readonly free: ArrayBuffer[] = [];
+  /** Slabs allocated so far (not handed out again from the free list). */
+  allocated = 0;
 
-  constructor(private readonly keep: number) {}
+  /** `bytes`: the size of every slab; `keep`: at most this many free slabs are kept. */
+  constructor(
+    readonly bytes: number,
+    private readonly keep: number,
+  ) {}
 
   private take(bytes: number): ArrayBuffer {
-    let best = -1;
-    for (let i = 0; i < this.free.length; i++) {
-      const size = (this.free[i] as ArrayBuffer).byteLength;
-      if (size >= bytes && (best < 0 || size < (this.free[best] as ArrayBuffer).byteLength)) best = i;
+    // Larger than the pool's size (a study added after start-up): allocated as asked, never pooled.
+    if (bytes > this.bytes) {
+      this.allocated++;
+      return new ArrayBuffer(bytes);
     }
-    if (best >= 0) return this.free.splice(best, 1)[0] as ArrayBuffer;
-    // A little headroom, so that the next, slightly larger block can reuse it.
-    return new ArrayBuffer(Math.ceil((bytes * 1.2) / 4096) * 4096);
+    const slab = this.free.pop();
+    if (slab) return slab;
+    this.allocated++;
+    return new ArrayBuffer(this.bytes);
   }
 
   float64(length: number): Float64Array {
@@ -204,10 +215,9 @@ class SlabPool {
     return new Uint16Array(this.take(2 * length), 0, length);
   }
 
+  /** Gives a slab (through any view of it) back; beyond `keep` free slabs it is left to the collector. */
   release(view: { buffer: ArrayBufferLike } | undefined): void {
-    if (!view || !(view.buffer instanceof ArrayBuffer)) return;
-    this.free.push(view.buffer);
-    if (this.free.length > this.keep) this.free.shift();
+    if (view && view.buffer.byteLength === this.bytes && this.free.length < this.keep && view.buffer instanceof ArrayBuffer) this.free.push(view.buffer);
   }
 }
 
@@ -258,7 +268,6 @@ interface BlockCache {
   codes: Uint16Array | undefined;
   codeOffset: Int32Array;
   codeDone: Uint8Array;
-  bytes: number;
 }
 
 export interface BrandscapeInternals extends BrandscapeStore {
@@ -398,9 +407,16 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
   };
 
   // ---- block cache (LRU by insertion order of a Map) ---------------------------------------------
-  const slabs = new SlabPool(16);
+  // One slab size per kind: the largest any study needs.
+  const maxBrands = Math.max(1, ...studies.map((s) => new Set(s.rows.brandIds).size));
+  const maxRows = Math.max(1, ...studies.map((s) => s.rows.length));
+  const perBrandSlabs = new SlabPool(8 * 4 * maxBrands, 16);
+  const latentSlabs = new SlabPool(8 * L * maxBrands, 16);
+  const codeSlabs = new SlabPool(2 * codeSlabLength(maxBrands, maxRows), 16);
   const cache = new Map<string, BlockCache>();
-  let cachedBytes = 0;
+  // With slabs of fixed sizes the budget holds a fixed number of blocks (counting what each may come
+  // to hold), and each block made evicts one, whose slabs the new one reuses.
+  const cacheBlocks = Math.max(4, Math.floor(CACHE_BUDGET_BYTES / (perBrandSlabs.bytes + latentSlabs.bytes + codeSlabs.bytes)));
   const blockOf = (st: StudyStatic, audience: AudienceDef): BlockCache => {
     const key = `${st.study.id}:${audience.id}`;
     const hit = cache.get(key);
@@ -409,12 +425,21 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
       cache.set(key, hit);
       return hit;
     }
+    // The least recently used blocks make room first, so that the new block takes their slabs.
+    // Nobody reads an evicted block's slabs any more (codeColumns' views are read before the next call).
+    for (const [oldKey, old] of cache) {
+      if (cache.size < cacheBlocks) break;
+      cache.delete(oldKey);
+      codeSlabs.release(old.codes);
+      latentSlabs.release(old.latents);
+      perBrandSlabs.release(old.base);
+    }
     const { unique, uniqueIds, study } = st;
     // A respondent rates about BRANDS_PER_RESPONDENT brands, and no brand more than once.
     const perBrand = Math.min(study.respondents, (study.respondents * BRANDS_PER_RESPONDENT) / Math.max(1, unique.length));
     const n = unique.length;
     // Four arrays in one recycled slab.
-    const perBrandSlab = slabs.float64(4 * n);
+    const perBrandSlab = perBrandSlabs.float64(4 * n);
     const base = perBrandSlab.subarray(0, n);
     const skew = perBrandSlab.subarray(n, 2 * n);
     const noiseScale = perBrandSlab.subarray(2 * n, 3 * n);
@@ -442,46 +467,25 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
       codes: undefined,
       codeDone: new Uint8Array(columns.length),
       codeOffset: columnOffsets(n, study.rows.length),
-      bytes: base.byteLength * 3,
     };
     cache.set(key, block);
-    remember(block, 0);
     return block;
   };
-  const remember = (block: BlockCache, bytes: number) => {
-    block.bytes += bytes;
-    cachedBytes += bytes;
-    for (const [key, old] of cache) {
-      if (cachedBytes <= CACHE_BUDGET_BYTES || old === block) break;
-      cache.delete(key);
-      cachedBytes -= old.bytes;
-      // Nobody reads an evicted block's slabs any more (codeColumns' views are read before the next call).
-      slabs.release(old.codes);
-      slabs.release(old.latents);
-      slabs.release(old.base);
-    }
-  };
 
-  // Studies whose shared latents are held, least recently used first.
+  // Studies whose shared latents are held, least recently used first; like blocks, a fixed number.
   const latentStudies = new Map<number, StudyStatic>();
-  let latentBytes = 0;
-  const touchStudy = (st: StudyStatic) => {
-    latentStudies.delete(st.study.id);
-    latentStudies.set(st.study.id, st);
-  };
+  const latentStudyLimit = Math.max(2, Math.floor(STUDY_LATENT_BUDGET_BYTES / latentSlabs.bytes));
   const allocateStudyLatents = (st: StudyStatic): Float64Array => {
-    const slab = slabs.float64(L * st.unique.length);
-    st.latents = slab;
-    latentBytes += slab.byteLength;
-    touchStudy(st);
     for (const [id, old] of latentStudies) {
-      if (latentBytes <= STUDY_LATENT_BUDGET_BYTES || old === st) break;
-      latentBytes -= old.latents?.byteLength ?? 0;
-      slabs.release(old.latents);
+      if (latentStudies.size < latentStudyLimit) break;
+      latentSlabs.release(old.latents);
       old.latents = undefined;
       old.latentDone.fill(0);
       latentStudies.delete(id);
     }
+    const slab = latentSlabs.float64(L * st.unique.length);
+    st.latents = slab;
+    latentStudies.set(st.study.id, st);
     return slab;
   };
 
@@ -519,8 +523,7 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     if (audience.id === 1) return studyLatent(st, li);
     const n = st.unique.length;
     if (!block.latents) {
-      block.latents = slabs.float64(L * n);
-      remember(block, block.latents.byteLength);
+      block.latents = latentSlabs.float64(L * n);
     }
     const z = block.latents.subarray(li * n, (li + 1) * n);
     if (block.latentDone[li] === 1) return z;
@@ -600,8 +603,7 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     const rowUnique = st.rowUnique;
     const brands = st.unique.length;
     if (!block.codes) {
-      block.codes = slabs.uint16(codeSlabLength(brands, n));
-      remember(block, block.codes.byteLength);
+      block.codes = codeSlabs.uint16(codeSlabLength(brands, n));
     }
     const slab = block.codes;
     /** Stores a column's codes, per distinct brand or per row as the column is laid out (`byRow`). */
@@ -730,6 +732,12 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
 
   return {
     columns,
+    cacheStats: () => ({
+      blocks: cache.size,
+      blockLimit: cacheBlocks,
+      latentStudies: latentStudies.size,
+      slabsAllocated: perBrandSlabs.allocated + latentSlabs.allocated + codeSlabs.allocated,
+    }),
     studyIds: () => layout.filter((s) => s.released).map((s) => s.id),
     rowsOf(studyId) {
       const study = studyById.get(studyId);

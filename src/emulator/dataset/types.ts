@@ -186,6 +186,12 @@ export interface BrandscapeStore {
    * text without formatting a number. A view of the cache: read it before asking for another block.
    */
   codeColumns(studyId: number, audienceId: number, columnIndexes: readonly number[]): BlockCodes;
+  /**
+   * How the bounded caches stand: blocks held and the most that are, studies whose shared latents
+   * are held, and slabs allocated so far. Once the caches are full, computing new blocks reuses the
+   * slabs of evicted ones and `slabsAllocated` stops growing.
+   */
+  cacheStats(): { blocks: number; blockLimit: number; latentStudies: number; slabsAllocated: number };
 }
 
 export type ArchetypeComparison =
