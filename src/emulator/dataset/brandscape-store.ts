@@ -184,7 +184,7 @@ const indexCode = (level: number, mean: number): number => (level === level && m
  * take in ten, because a block of a large market is evicted while one of a small market is computed.
  * Contents of a reused slab are stale; callers track what they have written (done flags).
  */
-export class SlabPool {
+class SlabPool {
   private readonly free: ArrayBuffer[] = [];
   /** Slabs allocated so far (not handed out again from the free list). */
   allocated = 0;
@@ -522,9 +522,7 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
   const latent = (st: StudyStatic, audience: AudienceDef, block: BlockCache, li: number): Float64Array => {
     if (audience.id === 1) return studyLatent(st, li);
     const n = st.unique.length;
-    if (!block.latents) {
-      block.latents = latentSlabs.float64(L * n);
-    }
+    if (!block.latents) block.latents = latentSlabs.float64(L * n);
     const z = block.latents.subarray(li * n, (li + 1) * n);
     if (block.latentDone[li] === 1) return z;
     const shared = studyLatent(st, li);
@@ -602,9 +600,7 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     const n = st.study.rows.length;
     const rowUnique = st.rowUnique;
     const brands = st.unique.length;
-    if (!block.codes) {
-      block.codes = codeSlabs.uint16(codeSlabLength(brands, n));
-    }
+    if (!block.codes) block.codes = codeSlabs.uint16(codeSlabLength(brands, n));
     const slab = block.codes;
     /** Stores a column's codes, per distinct brand or per row as the column is laid out (`byRow`). */
     const store = (column: MetricColumn, codes: Uint16Array, perRow: boolean) => {
