@@ -6,7 +6,6 @@ import {
   NULL_CODE,
   VALUE_OF_CODE,
   codeText,
-  decodeValues,
   tenthsCode,
   thousandthsCode,
   toWordText,
@@ -16,6 +15,9 @@ import {
   type WordText,
 } from '../../src/emulator/dataset/value-codes.js';
 import { BufferPool, JsonBytes, toBytes } from '../../src/emulator/http/json-bytes.js';
+
+/** Codes as values (NaN = null). */
+const decodeValues = (codes: Uint16Array) => Float64Array.from(codes, (k) => VALUE_OF_CODE[k] as number);
 
 /** Text k of a chunk table, read back from its bytes. */
 const chunkTextOf = (t: ChunkText, k: number) => {

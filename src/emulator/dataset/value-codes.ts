@@ -37,13 +37,6 @@ export const VALUE_OF_CODE: Float64Array = (() => {
   return values;
 })();
 
-/** Decodes codes into values (NaN = null). */
-export function decodeValues(codes: Uint16Array): Float64Array {
-  const out = new Float64Array(codes.length);
-  for (let i = 0; i < codes.length; i++) out[i] = VALUE_OF_CODE[codes[i] as number] as number;
-  return out;
-}
-
 /** Text as little-endian 32-bit words, 4 bytes a word, the last one padded with zeros. */
 export interface WordText {
   /** Every text's words, one text after another. */

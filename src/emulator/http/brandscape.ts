@@ -512,6 +512,7 @@ function blockTextOf(block: Block, ctx: Ctx, runs: readonly MetaRun[]): ChunkTex
 /**
  * Writes text k of a word table at `pos` and returns the position after it. Up to 3 bytes after
  * that are overwritten with padding: the caller reserves room for them and writes over them next.
+ * Row texts are words, not chunks (`putChunks`), because brand and category names may be UTF-8.
  */
 function putText(view: DataView, pos: number, text: WordText, k: number): number {
   const words = text.words;
@@ -579,7 +580,6 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
   const keys = columnKeys(p.columns, runs.length === 0);
   const opensRow = runs.length > 0 || columnCount > 0;
   const values = codeText();
-  const columnAt = Int32Array.from(columnIndexes);
   const encoded = new Map<string, Uint8Array>();
   const cached = (key: string, make: () => unknown) => {
     let bytes = encoded.get(key);
@@ -651,8 +651,9 @@ function rowWriter(p: Plan, ctx: Ctx, out: JsonBytes) {
         codes = blockCodes.codes;
         brandOfRow = blockCodes.brandOfRow;
         for (let c = 0; c < columnCount; c++) {
-          codeStart[c] = blockCodes.offset[columnAt[c] as number] as number;
-          perRow[c] = blockCodes.byRow[columnAt[c] as number] as number;
+          const j = columnIndexes[c] as number;
+          codeStart[c] = blockCodes.offset[j] as number;
+          perRow[c] = blockCodes.byRow[j] as number;
         }
       }
     }
