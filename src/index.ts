@@ -125,7 +125,7 @@ export { truncateLabel } from './charts/truncate-label.js';
 // Frames (columnar tables on typed arrays; danfojs is loaded lazily by toDanfo/toFrame)
 export { archetypeMatrix, archetypeName } from './frames/archetype-matrix.js';
 export type { ArchetypeInput, ArchetypeMatrixMeta, ArchetypeMatrixOptions } from './frames/archetype-matrix.js';
-export type { BrandRecord, BrandscapeInput, BrandscapeSelection, MetricCatalogue, StudyRecord } from './frames/brandscape-input.js';
+export type { BrandRecord, BrandscapeInput, BrandscapeSelection, MetricCatalogue, MissingCell, MissingData, StudyRecord } from './frames/brandscape-input.js';
 export { companyRollup } from './frames/company-rollup.js';
 export type { CompanyInput, CompanyRecord, CompanyRollupMeta, CompanyRollupOptions, StockPriceRecord } from './frames/company-rollup.js';
 export { crossMarket } from './frames/cross-market.js';
@@ -139,7 +139,7 @@ export type { Cell, ColumnKind, FrameColumn, FrameMeta, FrameRow } from './frame
 export { groupBy } from './frames/group-by.js';
 export type { GroupByMeta, GroupByOptions, GroupStat } from './frames/group-by.js';
 export { loadComparisonInput } from './frames/load-comparison-input.js';
-export type { LoadComparisonOptions } from './frames/load-comparison-input.js';
+export type { LoadComparisonOptions, LoadedProvenance, LoadedQuery } from './frames/load-comparison-input.js';
 export type { PeriodMode } from './frames/period-cells.js';
 export { pivot } from './frames/pivot.js';
 export type { PivotMeta, PivotOptions } from './frames/pivot.js';

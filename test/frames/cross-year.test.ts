@@ -90,4 +90,19 @@ describe('crossYear (hand-computed on fixtures.ts)', () => {
   it('names the years that have no rows', () => {
     expect(() => crossYear(input, { markets: ['GB'], metrics: ['differentiation'], years: [2022, 2023] })).toThrow(/No rows for year 2022/);
   });
+
+  it("lists years asked for without rows with missing: 'note', and the periods a brand lacks in its markets", () => {
+    const result = crossYear(input, { markets: ['GB', 'FR'], metrics: ['differentiation'], years: [2022, 2023, 2024], missing: 'note' });
+    // GB has 2023 and 2024; FR has no rows at all; 2022 has none in any market.
+    expect(result.meta.missing).toMatchObject({ years: [2022], markets: ['FR'], brands: [] });
+    expect(result.meta.years).toEqual([2023, 2024]);
+    // Gamma is in GB 2024 only: its 2023 is a missing cell. Alpha and Beta have both years.
+    expect(result.meta.missing.cells).toEqual([{ entity_id: 3, entity_name: 'Gamma', market: 'United Kingdom', country_code: 'GB', period: '2023' }]);
+    const notes = result.meta.notes.join(' ');
+    expect(notes).toMatch(/No data for the year 2022: left out/);
+    expect(notes).toMatch(/No data for the market FR: left out/);
+    expect(notes).toMatch(/No data for Gamma in United Kingdom 2023/);
+    // Nothing selected at all is still an error.
+    expect(() => crossYear(input, { markets: ['FR'], metrics: ['differentiation'], missing: 'note' })).toThrow(/selection has no rows/);
+  });
 });
