@@ -11,19 +11,21 @@
 
 // Client
 export { createClient } from './client/create-client.js';
+export type { ClientOptions } from './client/client-options.js';
 export type {
   ArchetypeParams,
   BrandscapeClient,
   BrandscapeFetcher,
-  ClientOptions,
   FetchAllOptions,
   MetricCatalogueRecords,
   Page,
   DynamicFetcher,
   DynamicListParams,
+  DynamicRecord,
+  RequestOptions,
   ResourceFetcher,
   ResourcePath,
-} from './client/create-client.js';
+} from './client/brandscape-client.js';
 export type { HealthResult, HealthStatus } from './client/health.js';
 export type {
   BrandscapeFilter,
@@ -39,22 +41,23 @@ export type {
   RecordOf,
   SortKey,
 } from './client/params.js';
-export {
-  BRANDSCAPE_COMBINATIONS_TEXT,
-  PAGE_LIMITS,
-  RESOURCES,
-  isQualifyingBrandscapeFilter,
-} from './client/endpoints.js';
-export type { ApiVersion, ResourceName, SearchableResource } from './client/endpoints.js';
-export type { TransportEvent } from './client/transport.js';
+export type { TransportEvent } from './client/transport-event.js';
 export type { RetryOptions } from './client/retry-policy.js';
+
+// Endpoint catalogue (shared by the client and the emulator)
+export { BRANDSCAPE_COMBINATIONS_TEXT, RESOURCES, isQualifyingBrandscapeFilter } from './catalogue/endpoints.js';
+export type { IncludeSpec, ResourceName, SearchableResource } from './catalogue/endpoints.js';
+export { PAGE_LIMITS } from './catalogue/page-limits.js';
+export type { ApiVersion } from './catalogue/page-limits.js';
 
 // Loader (the page iterator and loadAll work on any FetchPage; the client's fetchers use them)
 export { iteratePages } from './loader/iterate-pages.js';
 export { loadAll } from './loader/load-all.js';
 export { createDiskCache } from './loader/cache.js';
-export type { DiskCacheOptions, ResponseCache } from './loader/cache.js';
-export type { FetchPage, FetchPageContext, LoadOptions, LoadProgress, LoadResult, LoadStats } from './loader/types.js';
+export type { CacheKey, DiskCacheOptions, ResponseCache } from './loader/cache.js';
+export { withLoadCache } from './loader/with-load-cache.js';
+export type { CacheEvent, LoadCacheOptions, PageSource, SourcedPage } from './loader/with-load-cache.js';
+export type { FetchPage, FetchPageContext, LoadOptions, LoadProgress, LoadResult, LoadStats, PageEvent, ParsedPage } from './loader/types.js';
 
 // Errors
 export {

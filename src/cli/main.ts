@@ -1,36 +1,42 @@
 /**
  * The `brandscape` command line: `run(argv, io)` maps arguments to a command and every outcome to a
  * documented exit code. Progress and diagnostics go to stderr, data to stdout or files.
+ *
+ * Each command is a module imported only when it runs: `--version` and `--help` load nothing but
+ * this file, and `fetch` never loads the emulator unless it has to start one. Adding a command is
+ * one entry in `commands`.
  */
-import {
-  BrandscapeError,
-  HttpError,
-  LoadError,
-  NetworkError,
-  ResponseShapeError,
-  TimeoutError,
-  UsageError,
-  redact,
-} from '../errors.js';
-import { emulatorHelp, runEmulator } from './commands/emulator.js';
-import { fetchHelp, runFetch } from './commands/fetch.js';
-import { healthHelp, runHealth } from './commands/health.js';
 import { EXIT, type CliIo } from './io.js';
 
-interface Command {
-  summary: string;
+/** What a command module provides. */
+export interface Command {
   help: string;
   run(argv: readonly string[], io: CliIo): Promise<number>;
 }
 
-const commands: Record<string, Command> = {
-  fetch: { summary: 'Fetch every record of a resource as JSON, NDJSON or CSV', help: fetchHelp, run: runFetch },
-  health: { summary: 'Check whether the service is up', help: healthHelp, run: runHealth },
-  emulator: { summary: 'Serve the embedded Brand Data Service emulator', help: emulatorHelp, run: runEmulator },
+/** A command as the registry knows it: a one-line summary and a way to load it. */
+export interface CommandEntry {
+  summary: string;
+  load(): Promise<Command>;
+}
+
+const commands: Record<string, CommandEntry> = {
+  fetch: {
+    summary: 'Fetch every record of a resource as JSON, NDJSON or CSV',
+    load: () => import('./commands/fetch.js').then((m) => ({ help: m.fetchHelp, run: m.runFetch })),
+  },
+  health: {
+    summary: 'Check whether the service is up',
+    load: () => import('./commands/health.js').then((m) => ({ help: m.healthHelp, run: m.runHealth })),
+  },
+  emulator: {
+    summary: 'Serve the embedded Brand Data Service emulator',
+    load: () => import('./commands/emulator.js').then((m) => ({ help: m.emulatorHelp, run: m.runEmulator })),
+  },
 };
 
-/** Registers a command; the command modules of later layers call this at import time. */
-export function registerCommand(name: string, command: Command): void {
+/** Registers a command (an embedding tool's own); built-in commands are entries of `commands`. */
+export function registerCommand(name: string, command: CommandEntry): void {
   commands[name] = command;
 }
 
@@ -58,21 +64,6 @@ incomplete load), 4 permission problem (health).
 `;
 }
 
-/** The exit code of an error (DESIGN.md rule 6). */
-export function exitCodeOf(error: unknown): number {
-  if (error instanceof UsageError) return EXIT.usage;
-  if (
-    error instanceof HttpError ||
-    error instanceof NetworkError ||
-    error instanceof TimeoutError ||
-    error instanceof LoadError ||
-    error instanceof ResponseShapeError
-  ) {
-    return EXIT.service;
-  }
-  return EXIT.other;
-}
-
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -83,19 +74,17 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     io.stdout.write('brandscape-kit 0.1.0\n');
     return EXIT.ok;
   }
-  const command = commands[name];
-  if (!command) {
+  const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!entry) {
     io.stderr.write(`brandscape: unknown command '${name}'. Commands: ${Object.keys(commands).join(', ')}. Run 'brandscape --help'.\n`);
     return EXIT.usage;
   }
   try {
+    const command = await entry.load();
     return await command.run(rest, io);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`brandscape ${name}: ${redact(message)}\n`);
-    if (!(error instanceof BrandscapeError) && error instanceof Error && error.stack && io.env['BRANDSCAPE_DEBUG']) {
-      io.stderr.write(`${redact(error.stack)}\n`);
-    }
-    return exitCodeOf(error);
+    // The toolkit is loaded by now (the command imported it): this costs nothing more.
+    const { reportError } = await import('./report-error.js');
+    return reportError(name, error, io);
   }
 }

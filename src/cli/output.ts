@@ -7,7 +7,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../index.js';
 
 export type OutputFormat = 'json' | 'ndjson' | 'csv';
 

@@ -6,7 +6,7 @@
  * only lists a resource's relationships and adds them to the result type, `fields` narrows it.
  */
 import type * as z from 'zod';
-import type { Resources, SearchableResource } from './endpoints.js';
+import type { Resources, SearchableResource } from '../catalogue/endpoints.js';
 import type { BrandscapeMeta, BrandscapeRow, brandscapeIncludeShape } from '../schemas/brandscape.js';
 
 /** Resources listed with the generic fetcher (brandscape data has its own parameters). */

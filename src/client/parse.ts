@@ -6,15 +6,8 @@
  */
 import * as z from 'zod';
 import { ResponseShapeError, toJsonPath } from '../errors.js';
+import type { ParsedPage } from '../loader/types.js';
 import { listLinks, listMeta } from '../schemas/envelope.js';
-
-export interface ParsedPage<T> {
-  records: T[];
-  total: number;
-  lastPage: number;
-  perPage: number;
-  currentPage: number;
-}
 
 function describe(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return `unexpected key(s) ${issue.keys.join(', ')}`;

@@ -4,8 +4,9 @@
  * `page`, `per_page`; `metric_keys`/`metric_group_keys` and tool parameters top level. v1 used bare
  * filter parameters, `order_by`/`order`, `expand`, `fields=a,b` and `s` (§19.2).
  */
+import { RESOURCES, type FieldCaps, type ResourceName } from '../catalogue/endpoints.js';
+import type { ApiVersion } from '../catalogue/page-limits.js';
 import { UsageError } from '../errors.js';
-import type { ApiVersion } from './endpoints.js';
 
 export type ParamValue = string | number | boolean | Date | null | undefined | readonly (string | number)[];
 
@@ -91,4 +92,21 @@ export function toSearchParams(input: QueryInput, options: SerializeOptions): UR
   if (input.page !== undefined) params.append('page', String(input.page));
   if (input.perPage !== undefined) params.append('per_page', String(input.perPage));
   return params;
+}
+
+/**
+ * The serializer of a resource's queries: its sparse-fieldset key and its boolean fields, from the
+ * endpoint catalogue.
+ *
+ * @example
+ * toQuerySerializer('brands', 'v2')({ filter: { is_core: false }, page: 1 }).toString() // 'filter%5Bis_core%5D=0&page=1'
+ */
+export function toQuerySerializer(resource: ResourceName, version: ApiVersion): (input: QueryInput) => URLSearchParams {
+  const spec = RESOURCES[resource];
+  const booleanFields = new Set(
+    Object.entries(spec.fields as Readonly<Record<string, FieldCaps>>)
+      .filter(([, caps]) => caps.filter === 'bool')
+      .map(([field]) => field),
+  );
+  return (input) => toSearchParams(input, { version, fieldsKey: spec.fieldsKey, booleanFields });
 }

@@ -21,6 +21,7 @@
  * `maxBlockMs` for it (the retry policy's `maxRetryAfterMs`) fails at once instead.
  */
 import { RateLimitError, type RequestInfo } from '../errors.js';
+import { onAbort } from '../link-signals.js';
 
 export interface RateGovernorOptions {
   now: () => number;
@@ -80,7 +81,7 @@ export interface RateGovernor {
  * fromRateHeaders(new Headers({ 'X-RateLimit-Limit': '500', 'X-RateLimit-Remaining': '499' }))
  * // { limit: 500, remaining: 499 }
  */
-export function fromRateHeaders(headers: Headers): { limit: number | undefined; remaining: number | undefined } {
+export function fromRateHeaders(headers: { get(name: string): string | null }): { limit: number | undefined; remaining: number | undefined } {
   const int = (name: string) => {
     const text = headers.get(name);
     if (text === null || !/^\s*\d+\s*$/.test(text)) return undefined;
@@ -166,16 +167,15 @@ export function createRateGovernor(options: RateGovernorOptions): RateGovernor {
 
   const waitForAnswer = (signal?: AbortSignal) =>
     new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const stop = onAbort(signal, (reason) => {
+        onAnswer = onAnswer.filter((w) => w !== done);
+        reject(reason);
+      });
       const done = () => {
-        signal?.removeEventListener('abort', abort);
+        stop();
         resolve();
       };
-      const abort = () => {
-        onAnswer = onAnswer.filter((w) => w !== done);
-        reject(signal?.reason);
-      };
-      if (signal?.aborted) return reject(signal.reason);
-      signal?.addEventListener('abort', abort, { once: true });
       onAnswer.push(done);
     });
 
@@ -262,20 +262,18 @@ export function createRateGovernor(options: RateGovernorOptions): RateGovernor {
     if (!signal) return turn;
     return new Promise<void>((resolve, reject) => {
       let abandoned = false;
-      const onAbort = () => {
+      const stop = onAbort(signal, (reason) => {
         abandoned = true;
-        reject(signal.reason);
+        reject(reason);
         turn.then(release, () => undefined);
-      };
-      if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
+      });
       turn.then(
         () => {
-          signal.removeEventListener('abort', onAbort);
+          stop();
           if (!abandoned) resolve();
         },
         (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
+          stop();
           if (!abandoned) reject(error);
         },
       );

@@ -9,7 +9,7 @@
 import type { BrandscapeMeta } from '../schemas/brandscape.js';
 import type { BrandMetric, BrandMetricGroup, BrandMetricSlim } from '../schemas/metrics.js';
 import type { ScoreType } from '../schemas/score-types.js';
-import type { DedupeMode } from './dedupe.js';
+import type { DedupeMode } from './is-category-specific.js';
 import type { FrameMeta, FrameTable } from './frame-table.js';
 
 /** The metric catalogue as `client.metricCatalogue()` returns it (only metrics and groups are read). */

@@ -5,7 +5,7 @@
  * comparisons themselves take data (DESIGN: frames do no I/O), so they can run on rows from a
  * cache, a file, or a test.
  */
-import type { BrandscapeClient, FetchAllOptions } from '../client/create-client.js';
+import type { BrandscapeClient, FetchAllOptions } from '../client/brandscape-client.js';
 import type { BrandscapeInput } from './brandscape-input.js';
 import type { CompanyInput } from './company-rollup.js';
 import { toTable } from './to-table.js';

@@ -6,7 +6,7 @@
 import { DataError } from '../errors.js';
 import { fromMetricColumn, metricKeyOf, type ScoreType } from '../schemas/score-types.js';
 import type { BrandRecord, BrandscapeInput, MetricCatalogue, StudyRecord } from './brandscape-input.js';
-import { isCategorySpecific, type DedupeInfo } from './dedupe.js';
+import { isCategorySpecific, type DedupeInfo } from './is-category-specific.js';
 import { FrameTable, INT_NULL, cellOf, type FrameColumn, type FrameMeta } from './frame-table.js';
 import { allRows, groupIndex } from './group-index.js';
 import { toTable } from './to-table.js';

@@ -18,8 +18,9 @@
  * the service).
  */
 import pLimit from 'p-limit';
-import { PAGE_LIMITS } from '../client/endpoints.js';
+import { PAGE_LIMITS } from '../catalogue/page-limits.js';
 import { BrandscapeError, CancelledError, LoadError, UsageError } from '../errors.js';
+import { linkSignals } from '../link-signals.js';
 import { createProgressTracker, type ProgressTracker } from './progress-tracker.js';
 import type { FetchPage, FetchPageContext, LoadCacheState, LoadOptions, ParsedPage } from './types.js';
 
@@ -105,11 +106,9 @@ async function* iteratePagesWith<T>(
   const outer = options.signal;
   if (outer?.aborted) throw new CancelledError('Loading the pages');
   // Our own signal: aborted by the caller's, and by us when the load cannot succeed any more.
-  const controller = new AbortController();
-  const onOuterAbort = () => controller.abort();
-  outer?.addEventListener('abort', onOuterAbort, { once: true });
-  const signal = controller.signal;
-  const onEvent: FetchPageContext['onEvent'] = (event) => tracker.onTransportEvent(event);
+  const link = linkSignals(outer);
+  const signal = link.signal;
+  const onEvent: FetchPageContext['onEvent'] = (event) => tracker.onPageEvent(event);
   let context: FetchPageContext = { onEvent, refresh, cache: newCacheState(refresh) };
   const cancelled = () => new CancelledError('Loading the pages');
   const limiter = pLimit(plan.concurrency);
@@ -181,8 +180,6 @@ async function* iteratePagesWith<T>(
       return kept;
     };
 
-    yield accept(first, 1);
-
     /** Set when the data changed under the load (another total, rewritten cache): stop and report it. */
     let changed: LoadError | undefined;
     let stopping = false;
@@ -194,7 +191,7 @@ async function* iteratePagesWith<T>(
       changed ??= error;
       stopping = true;
       // No use fetching the rest: every page delivered is stale.
-      controller.abort();
+      link.abort();
     };
     const fetchOne = async (number: number): Promise<Settled<T>> => {
       if (stopping || signal.aborted) return { ok: 'skipped' };
@@ -216,12 +213,23 @@ async function* iteratePagesWith<T>(
     };
 
     let nextToSchedule = 2;
-    for (let number = 2; number <= pagesWanted; number += 1) {
-      while (!stopping && nextToSchedule <= pagesWanted && nextToSchedule < number + plan.concurrency + plan.prefetch) {
+    /** Starts every page up to `concurrency + prefetch` ahead of page `from` (bounded memory). */
+    const scheduleFrom = (from: number) => {
+      while (!stopping && nextToSchedule <= pagesWanted && nextToSchedule < from + plan.concurrency + plan.prefetch) {
         const n = nextToSchedule;
         nextToSchedule += 1;
         pending.set(n, limiter(fetchOne, n));
       }
+    };
+
+    // Pages 2..N are on their way before page 1 is handed on: the consumer's work on page 1 (a
+    // parse, a write) overlaps their round trips instead of delaying them.
+    const firstAccepted = accept(first, 1);
+    scheduleFrom(2);
+    yield firstAccepted;
+
+    for (let number = 2; number <= pagesWanted; number += 1) {
+      scheduleFrom(number);
       const settled = (await pending.get(number)) ?? { ok: 'skipped' };
       pending.delete(number);
       if (outer?.aborted) throw cancelled();
@@ -257,7 +265,6 @@ async function* iteratePagesWith<T>(
   } finally {
     // The consumer stopped early or something failed: cancel what is still in flight.
     limiter.clearQueue();
-    controller.abort();
-    outer?.removeEventListener('abort', onOuterAbort);
+    link.abort();
   }
 }

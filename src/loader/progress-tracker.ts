@@ -1,14 +1,13 @@
 /**
  * Counts what a load did (pages, records, retries, rate-limit waits) and reports it as progress
- * events. One tracker per load: events of the transport reach it through the FetchPage context,
+ * events. One tracker per load: events of a page's request reach it through the FetchPage context,
  * so concurrent loads of one client keep separate counts.
  */
-import type { TransportEvent } from '../client/transport.js';
-import type { LoadProgress } from './types.js';
+import type { LoadProgress, PageEvent } from './types.js';
 
 export interface ProgressTracker {
-  /** Feeds a transport event of one of this load's requests. */
-  onTransportEvent(event: TransportEvent): void;
+  /** Feeds an event of one of this load's requests. */
+  onPageEvent(event: PageEvent): void;
   /** Page 1 told how many pages and records there are. */
   planned(pagesTotal: number, total: number): void;
   /** A page arrived with this many records. */
@@ -50,7 +49,7 @@ export function createProgressTracker(onProgress: ((progress: LoadProgress) => v
   const emit = () => onProgress?.(snapshot());
 
   return {
-    onTransportEvent(event) {
+    onPageEvent(event) {
       if (event.type === 'retry') {
         retries += 1;
         if (event.reason === 'rate-limited') rateLimitWaits += 1;

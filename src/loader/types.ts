@@ -1,14 +1,29 @@
 /**
  * Contracts of the loader: how it asks for a page, what it is told, what it reports.
  *
- * The loader knows nothing about URLs or resources: it is handed a `FetchPage` function (the
- * client builds one per query) and drives it page by page.
+ * The loader knows pages, not URLs or resources: it is handed a `FetchPage` function (the client
+ * builds one per query) and drives it page by page. It imports nothing of the client.
  */
-import type { ApiVersion } from '../client/endpoints.js';
-import type { ParsedPage } from '../client/parse.js';
-import type { TransportEvent } from '../client/transport.js';
+import type { ApiVersion } from '../catalogue/page-limits.js';
 
-export type { ParsedPage };
+/** One page of a list, parsed: its records and what `meta` says of the whole list. */
+export interface ParsedPage<T> {
+  records: T[];
+  total: number;
+  lastPage: number;
+  perPage: number;
+  currentPage: number;
+}
+
+/**
+ * What the loader hears of a page's request while it runs: the client's request events
+ * (`TransportEvent`) are of this shape. The loader counts `retry` events (and their `reason`,
+ * `rate-limited` for a 429) and `rate-limit-wait` events; it ignores the others.
+ */
+export interface PageEvent {
+  readonly type: string;
+  readonly reason?: string | undefined;
+}
 
 /** What the loader passes along with each page request. */
 export interface FetchPageContext {
@@ -16,7 +31,7 @@ export interface FetchPageContext {
    * Events of this page's request (retries, rate-limit waits): how they reach this load's
    * progress without mixing with other loads of the same client.
    */
-  onEvent?: ((event: TransportEvent) => void) | undefined;
+  onEvent?: ((event: PageEvent) => void) | undefined;
   /** Bypass cached answers (set when a load starts again because the data changed). */
   refresh?: boolean | undefined;
   /** How this load uses the answer cache: one object per load, shared by all its pages. */
@@ -34,7 +49,8 @@ export interface FetchPageContext {
  *   same load (`loadId`). The loader checks that with `verify` before it delivers anything, and
  *   fetches the whole load from the service when it does not hold.
  *
- * The loader creates the state (`undecided`, or `network` for a reload); the transport fills it in.
+ * The loader creates the state (`undecided`, or `network` for a reload); the cache decorator
+ * (`withLoadCache`) fills it in.
  */
 export interface LoadCacheState {
   mode: 'undecided' | 'network' | 'cache';
@@ -51,8 +67,8 @@ export interface LoadCacheState {
  * Fetches one page of a query: 1-based `page`, `perPage` records per page.
  *
  * @example
- * const fetchPage: FetchPage<Brand> = (page, perPage, signal, context) =>
- *   transport.get('brands', params(page, perPage), { signal, onEvent: context?.onEvent }).then(parse);
+ * const fetchPage: FetchPage<Brand> = async (page, perPage, signal, context) =>
+ *   parse(await transport.get('brands', params(page, perPage), { signal, onEvent: context?.onEvent }));
  */
 export type FetchPage<T> = (page: number, perPage: number, signal: AbortSignal, context?: FetchPageContext) => Promise<ParsedPage<T>>;
 

@@ -3,7 +3,7 @@
  * sends (read back from the emulator's request log) and what it hands back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrandscapeClient } from '../../src/client/create-client.js';
+import type { BrandscapeClient } from '../../src/client/brandscape-client.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { UsageError } from '../../src/errors.js';
 import { paramsOf, recordingClient, requestsTo, startEmulator } from '../helpers/client-harness.js';

@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TransportEvent } from '../../src/client/transport.js';
+import type { TransportEvent } from '../../src/client/transport-event.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { BrandscapeError } from '../../src/errors.js';
 import { recordingClient, startEmulator } from '../helpers/client-harness.js';

@@ -9,7 +9,8 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../src/client/create-client.js';
 import { createRateGovernor } from '../../src/client/rate-governor.js';
-import { createTransport, type TransportEvent } from '../../src/client/transport.js';
+import { createTransport } from '../../src/client/transport.js';
+import type { TransportEvent } from '../../src/client/transport-event.js';
 import type { FaultKind } from '../../src/emulator/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import {
@@ -299,7 +300,7 @@ describe('event listeners that throw', () => {
       if (event.type === 'request') throw new TypeError("Cannot read properties of undefined (reading 'toFixed')");
     };
     const result = await transport.get('years', new URLSearchParams({ per_page: '5' }), { signal: controller.signal, onEvent: onProgress }).catch((e: unknown) => e);
-    expect(result).toMatchObject({ status: 200, fromCache: false });
+    expect(result).toMatchObject({ status: 200, attempts: 1 });
     expect(governor.state().inFlight).toBe(0);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     // Both listeners are told every event: one failing does not starve the other.

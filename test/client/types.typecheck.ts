@@ -2,7 +2,7 @@
  * Type-level tests of the client's parameters, compiled by `npm run typecheck` (never run).
  * Each `@ts-expect-error` must stay an error: if a misuse became accepted, the check fails.
  */
-import type { BrandscapeClient } from '../../src/client/create-client.js';
+import type { BrandscapeClient } from '../../src/client/brandscape-client.js';
 
 declare const client: BrandscapeClient;
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESOURCES } from '../../src/client/endpoints.js';
+import { RESOURCES } from '../../src/catalogue/endpoints.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { brand as brandSchema } from '../../src/schemas/brands.js';
 import { call, getJson, list, type ListBody } from '../helpers/http.js';

@@ -3,8 +3,10 @@
  * emits. Retries are fast (a few ms of backoff) so fault tests stay quick; everything goes over
  * real HTTP.
  */
-import { createClient, type BrandscapeClient, type ClientOptions } from '../../src/client/create-client.js';
-import type { TransportEvent } from '../../src/client/transport.js';
+import type { BrandscapeClient } from '../../src/client/brandscape-client.js';
+import type { ClientOptions } from '../../src/client/client-options.js';
+import { createClient } from '../../src/client/create-client.js';
+import type { TransportEvent } from '../../src/client/transport-event.js';
 import { createDataset, createEmulator, type Dataset, type Emulator, type EmulatorOptions, type RecordedRequest } from '../../src/emulator/index.js';
 
 let shared: Dataset | undefined;

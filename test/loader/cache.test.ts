@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
-import { toCredentialId } from '../../src/client/transport.js';
+import { toCredentialId } from '../../src/client/page-functions.js';
 import { createDiskCache, toCacheFileName } from '../../src/loader/cache.js';
 import { paramsOf, recordingClient, requestsTo, startEmulator } from '../helpers/client-harness.js';
 

@@ -2,9 +2,8 @@
  * `brandscape emulator`: serves the embedded Brand Data Service until interrupted. Prints the base
  * URL as the first line of stdout and the token to use on the second.
  */
-import { createEmulator, type EmulatorOptions } from '../../emulator/index.js';
-import { fromTokenArg } from '../../emulator/http/auth.js';
-import { UsageError } from '../../errors.js';
+import { createEmulator, fromTokenArg, type EmulatorOptions } from '../../emulator/index.js';
+import { UsageError } from '../../index.js';
 import { fromArgv, toNumber } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
 

@@ -2,11 +2,17 @@
  * `brandscape fetch <resource>`: every record of a resource, fully paginated, as JSON, NDJSON or
  * CSV on stdout or in a file.
  */
-import { RESOURCES, type IncludeSpec, type ResourceName } from '../../client/endpoints.js';
-import type { BrandscapeParams } from '../../client/params.js';
-import type { FetchAllOptions, ResourcePath } from '../../client/create-client.js';
-import { LoadError, UsageError } from '../../errors.js';
-import type { LoadProgress } from '../../loader/types.js';
+import {
+  LoadError,
+  RESOURCES,
+  UsageError,
+  type BrandscapeParams,
+  type FetchAllOptions,
+  type IncludeSpec,
+  type LoadProgress,
+  type ResourceName,
+  type ResourcePath,
+} from '../../index.js';
 import { fromArgv, toNumber } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
 import { createRecordSink, toOutputFormat } from '../output.js';

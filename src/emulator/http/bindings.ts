@@ -3,7 +3,7 @@
  * them, how its helper filters and includes are computed, and its slim shape when embedded
  * elsewhere. Field filters, search, sorting and paging are generic (list-engine.ts).
  */
-import type { ResourceName } from '../../client/endpoints.js';
+import type { ResourceName } from '../../catalogue/endpoints.js';
 import type {
   AudienceEntity,
   BrandEntity,

@@ -16,7 +16,7 @@ import {
   isQualifyingBrandscapeFilter,
   type FieldCaps,
   type IncludeSpec,
-} from '../../client/endpoints.js';
+} from '../../catalogue/endpoints.js';
 import { BRANDSCAPE_META_FIELDS } from '../../schemas/brandscape.js';
 import type { MetricColumn, StudyRows } from '../dataset/types.js';
 import { badRequest, notFound } from './api-error.js';

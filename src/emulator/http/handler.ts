@@ -3,7 +3,8 @@
  * Everything the service documents about envelopes, errors and headers is applied here, once.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PAGE_LIMITS, RESOURCES, type ApiVersion, type ResourceName, ARCHETYPES_TOOL } from '../../client/endpoints.js';
+import { RESOURCES, type ResourceName, ARCHETYPES_TOOL } from '../../catalogue/endpoints.js';
+import { PAGE_LIMITS, type ApiVersion } from '../../catalogue/page-limits.js';
 import type { Dataset, PublishRequest } from '../dataset/types.js';
 import type { WebhookSender } from '../webhooks.js';
 import { ApiError, badRequest, notFound } from './api-error.js';

@@ -4,7 +4,7 @@
  * endpoint catalogue. Unknown keys are refused with a 400 that names them (§20), unless the
  * emulator runs with `strictParams: false`.
  */
-import type { FieldCaps, ResourceSpec } from '../../client/endpoints.js';
+import type { FieldCaps, ResourceSpec } from '../../catalogue/endpoints.js';
 import { badRequest, notFound } from './api-error.js';
 import type { AnyEntity, Binding, Ctx } from './bindings.js';
 import { fromDateTime, fromFlag, likeMatcher } from './filter-values.js';

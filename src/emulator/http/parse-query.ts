@@ -3,7 +3,7 @@
  * `fields[..]`, `include`, `sort`, `search`; v1 used bare filter parameters, `order_by`/`order`,
  * `expand`, `fields=a,b` (with `id` always returned), `s` and a top-level `updated_since` (§19.2).
  */
-import type { ApiVersion } from '../../client/endpoints.js';
+import type { ApiVersion } from '../../catalogue/page-limits.js';
 import { badRequest } from './api-error.js';
 
 export interface SortKey {

@@ -2,7 +2,7 @@
  * `GET /stock-prices`: about 600,000 daily prices generated on demand. Helper filters narrow to
  * index ranges of the store; only when a field filter or sort asks for it are rows materialised.
  */
-import { RESOURCES } from '../../client/endpoints.js';
+import { RESOURCES } from '../../catalogue/endpoints.js';
 import type { StockPrice } from '../../schemas/companies.js';
 import { notFound } from './api-error.js';
 import { slims, type Ctx } from './bindings.js';

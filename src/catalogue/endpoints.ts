@@ -3,7 +3,7 @@
  *
  * This is the single source of truth shared by the client (typed parameters, query serialisation,
  * response parsing) and the emulator (routing, validation of parameters, includes). It imports only
- * the schemas, never the rest of the client. Facts come from REFERENCE.md §11 unless a comment says
+ * the schemas: neither side imports the other to share it (DESIGN.md's layers). Facts come from REFERENCE.md §11 unless a comment says
  * otherwise; each entry is type-checked against its record schema, so a field cannot be added to
  * one without the other.
  */
@@ -601,10 +601,3 @@ export const ARCHETYPES_TOOL = {
   required: ['studies'],
 } as const;
 
-/** Page-size limits per API version (§6.1). */
-export const PAGE_LIMITS = {
-  v2: { default: 25, max: 1000 },
-  v1: { default: 25, max: 100 },
-} as const;
-
-export type ApiVersion = keyof typeof PAGE_LIMITS;

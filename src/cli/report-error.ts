@@ -1,0 +1,51 @@
+/**
+ * What the CLI does with an error a command threw: one redacted line on stderr (the stack too with
+ * BRANDSCAPE_DEBUG, for errors that are not the toolkit's own) and the exit code of its kind
+ * (DESIGN.md rule 6).
+ */
+import {
+  BrandscapeError,
+  HttpError,
+  LoadError,
+  NetworkError,
+  ResponseShapeError,
+  TimeoutError,
+  UsageError,
+  redact,
+} from '../index.js';
+import { EXIT, type CliIo } from './io.js';
+
+/**
+ * The exit code of an error.
+ *
+ * @example
+ * exitCodeOf(new UsageError('bad option')) // 2
+ */
+export function exitCodeOf(error: unknown): number {
+  if (error instanceof UsageError) return EXIT.usage;
+  if (
+    error instanceof HttpError ||
+    error instanceof NetworkError ||
+    error instanceof TimeoutError ||
+    error instanceof LoadError ||
+    error instanceof ResponseShapeError
+  ) {
+    return EXIT.service;
+  }
+  return EXIT.other;
+}
+
+/**
+ * Reports a command's error on stderr and returns its exit code.
+ *
+ * @example
+ * process.exitCode = reportError('fetch', error, io);
+ */
+export function reportError(command: string, error: unknown, io: CliIo): number {
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr.write(`brandscape ${command}: ${redact(message)}\n`);
+  if (!(error instanceof BrandscapeError) && error instanceof Error && error.stack && io.env['BRANDSCAPE_DEBUG']) {
+    io.stderr.write(`${redact(error.stack)}\n`);
+  }
+  return exitCodeOf(error);
+}
