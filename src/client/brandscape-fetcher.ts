@@ -14,8 +14,9 @@ import type { BrandscapeFetcher, MetricCatalogueRecords, RequestOptions } from '
 import { toListMethods, type ListSettings } from './list-methods.js';
 import type { PageRequest } from './page-functions.js';
 import type { BrandscapeParams } from './params.js';
-import { fromItemBody, fromListBody } from './parse.js';
+import { fromCheckedListBody, fromItemBody, fromListBody } from './parse.js';
 import { toQuerySerializer, type QueryInput } from './query.js';
+import { toRowCheck } from './row-check.js';
 import type { Transport } from './transport.js';
 
 export interface BrandscapeFetcherContext {
@@ -25,9 +26,13 @@ export interface BrandscapeFetcherContext {
   metricCatalogue: (options?: RequestOptions) => Promise<MetricCatalogueRecords>;
 }
 
-/** The row schemas of a query: `strict` lists every expected column (undefined without the catalogue). */
+/**
+ * The row schemas of a query: `strict` lists every expected column (undefined without the
+ * catalogue), `check` tells without copying whether `strict` accepts rows unchanged.
+ */
 interface RowSchemas {
   strict: z.ZodObject | undefined;
+  check: ((rows: readonly unknown[]) => boolean) | undefined;
   loose: z.ZodType;
 }
 
@@ -58,6 +63,9 @@ function checkQualifying(filter: BrandscapeParams['filter'] | undefined) {
     });
   }
 }
+
+/** The row check of each listed schema, made once. */
+const checks = new WeakMap<z.ZodObject, NonNullable<RowSchemas['check']>>();
 
 /** Listed fields of a row schema, cached per schema: the width every row must have. */
 const widths = new WeakMap<z.ZodObject, number>();
@@ -108,15 +116,18 @@ export function createBrandscapeFetcher(context: BrandscapeFetcherContext): Bran
   async function schemasOf(params: RowParams, signal?: AbortSignal): Promise<RowSchemas> {
     const includes = (params.include ?? []).map((i) => (i === 'audiences' ? 'audience' : i)) as (keyof typeof brandscapeIncludeShape)[];
     let strict: z.ZodObject | undefined;
+    let check: RowSchemas['check'];
     try {
       const { columns } = await context.metricCatalogue(signal ? { signal } : undefined);
       const metricColumns = columns.columnsFor(params.metricKeys, params.metricGroupKeys);
       strict = brandscapeRowSchema({ metricColumns, includes, ...(params.fields ? { fields: params.fields } : {}), unknownColumns: 'strip' });
+      check = checks.get(strict) ?? toRowCheck(strict);
+      if (check) checks.set(strict, check);
     } catch (error) {
       if (error instanceof UsageError) throw error;
       strict = undefined;
     }
-    return { strict, loose: brandscapeRowLoose };
+    return { strict, check, loose: brandscapeRowLoose };
   }
 
   const fetchPageOf = (params: BrandscapeParams): FetchPage<unknown> => {
@@ -128,14 +139,26 @@ export function createBrandscapeFetcher(context: BrandscapeFetcherContext): Bran
       path: spec.path,
       scope: spec.scope,
       paramsOf: (page, perPage) => serialize({ ...input, page, perPage }),
-      parse: async (body, url) => fromBrandscapeBody(await (schemas ??= schemasOf(params)), body, dataOf(body), fromListBody, url),
+      parse: async (body, url) => {
+        const rows = dataOf(body);
+        const known = await (schemas ??= schemasOf(params));
+        // Rows exactly as the listed schema has them are taken as they are (nothing to copy).
+        if (known.check && Array.isArray(rows) && known.check(rows)) return fromCheckedListBody(body, rows, url);
+        return fromBrandscapeBody(known, body, rows, fromListBody, url);
+      },
     });
+    /** Set once the schemas are known: later pages need no watch on them. */
+    let settled = false;
     return async (page, perPage, signal, pageContext) => {
       const schemasNow = (schemas ??= schemasOf(params, signal));
+      if (settled) return fetchPage(page, perPage, signal, pageContext);
       // A query the catalogue refuses (an unknown metric key) is the caller's error, whatever the
       // service answers: no use waiting for the page.
       const link = linkSignals(signal);
-      schemasNow.catch((error: unknown) => link.abort(error));
+      schemasNow.then(
+        () => (settled = true),
+        (error: unknown) => link.abort(error),
+      );
       try {
         return await fetchPage(page, perPage, link.signal, pageContext);
       } catch (error) {

@@ -40,6 +40,23 @@ export function fromListBody<T extends z.ZodType>(record: T, body: unknown, endp
   return { records: data, total: meta.total, lastPage: meta.last_page, perPage: meta.per_page, currentPage: meta.current_page };
 }
 
+const envelopeSchema = z.compile(z.object({ links: listLinks, meta: listMeta }));
+
+/**
+ * Parses a list page whose records were checked already (`toRowCheck`): only the envelope is
+ * parsed here, and the records are taken as they are.
+ *
+ * @example
+ * const rows = body.data;
+ * if (Array.isArray(rows) && check(rows)) return fromCheckedListBody(body, rows, url);
+ */
+export function fromCheckedListBody<T>(body: unknown, records: T[], endpoint: string): ParsedPage<T> {
+  const result = envelopeSchema.safeParse(body);
+  if (!result.success) throw toShapeError(endpoint, result.error);
+  const { meta } = result.data;
+  return { records, total: meta.total, lastPage: meta.last_page, perPage: meta.per_page, currentPage: meta.current_page };
+}
+
 /** Parses a single-record answer `{"data": {...}}`. */
 export function fromItemBody<T extends z.ZodType>(record: T, body: unknown, endpoint: string): z.infer<T> {
   const result = z.object({ data: record }).safeParse(body);

@@ -151,7 +151,11 @@ async function* iteratePagesWith<T>(
     const recordsWanted = Math.min(total, plan.maxRecords, pagesWanted * perPage);
     tracker.planned(pagesWanted, total);
 
+    // Duplicate ids are looked up in a set, built only once the ids stop rising: until then the
+    // ids seen are kept as a plain list (the default order is by id, so usually for good).
     const seen = new Set<unknown>();
+    const risingIds: number[] = [];
+    let lastId = Number.NEGATIVE_INFINITY;
     let delivered = 0;
     /** Checks a page and trims it to `maxRecords`; throws what is wrong with it. */
     const accept = (page: ParsedPage<T>, number: number): ParsedPage<T> => {
@@ -167,6 +171,13 @@ async function* iteratePagesWith<T>(
       for (const record of page.records) {
         const id = idOf(record);
         if (id === undefined) continue;
+        if (typeof id === 'number' && id > lastId && seen.size === 0) {
+          // Ids rising so far (the service's default order): a larger one cannot have been seen.
+          lastId = id;
+          risingIds.push(id);
+          continue;
+        }
+        if (seen.size === 0) for (const earlier of risingIds.splice(0)) seen.add(earlier);
         if (seen.has(id)) {
           throw new LoadError('inconsistent', `Record id ${String(id)} appears twice (again on page ${number}): the pages overlap.`, [number], {
             hint: 'The order is not stable (sort by a field with repeated values? add id as the last sort key) or the data changed while loading; load again.',

@@ -1,0 +1,93 @@
+/**
+ * The architecture of `src/` as DESIGN.md draws it, checked on the import graph (every import,
+ * type-only ones and `import()` calls included):
+ *
+ *   schemas <- catalogue <- client <- (frames, charts, report) <- index.ts <- cli
+ *   loader <- client            (the loader knows pages, not URLs: nothing of client/)
+ *   schemas, catalogue <- emulator   (never the client)
+ *   frames <- charts <- report
+ *
+ * No file imports itself through others; the CLI imports only the public entry points.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { checkLayers, findCycles, readImportGraph, type ImportGraph, type LayerRules } from './helpers/import-graph.js';
+
+const src = fileURLToPath(new URL('../src', import.meta.url));
+
+/** Which layers each layer may import (its own always). Shared leaves: errors.ts, link-signals.ts. */
+const RULES: LayerRules = {
+  allowed: {
+    'errors.ts': [],
+    'link-signals.ts': [],
+    schemas: ['errors.ts'],
+    catalogue: ['schemas'],
+    loader: ['errors.ts', 'link-signals.ts', 'catalogue'],
+    client: ['errors.ts', 'link-signals.ts', 'schemas', 'catalogue', 'loader'],
+    frames: ['errors.ts', 'link-signals.ts', 'schemas', 'catalogue', 'loader', 'client'],
+    charts: ['errors.ts', 'schemas', 'frames'],
+    report: ['errors.ts', 'link-signals.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts'],
+    emulator: ['errors.ts', 'link-signals.ts', 'schemas', 'catalogue'],
+    'index.ts': ['errors.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts', 'report'],
+    cli: ['index.ts', 'emulator'],
+  },
+  onlyFiles: { cli: ['index.ts', 'emulator/index.ts'] },
+};
+
+describe('the import graph of src/', () => {
+  const graph = readImportGraph(src);
+
+  it('is read whole: every layer, type-only imports and import() calls included', () => {
+    expect(graph.size).toBeGreaterThan(100);
+    expect(graph.get('cli/service.ts')).toContain('emulator/index.ts');
+    expect(graph.get('loader/types.ts')).toContain('catalogue/page-limits.ts');
+    expect(graph.get('client/transport.ts')).toContain('client/transport-event.ts');
+  });
+
+  it('has no cycle between files', () => {
+    expect(findCycles(graph)).toEqual([]);
+  });
+
+  it('points one way between layers; the CLI imports only src/index.ts and src/emulator/index.ts', () => {
+    expect(checkLayers(graph, RULES)).toEqual([]);
+  });
+
+  it('keeps the loader and the emulator away from the client', () => {
+    const intoClient = [...graph].filter(([file, targets]) => /^(loader|emulator)\//.test(file) && targets.some((t) => t.startsWith('client/')));
+    expect(intoClient.map(([file]) => file)).toEqual([]);
+  });
+});
+
+describe('the checks themselves', () => {
+  const sample = (edges: Record<string, string[]>): ImportGraph => new Map(Object.entries(edges));
+
+  it('find a cycle through several files, and a file importing itself', () => {
+    const graph = sample({
+      'client/a.ts': ['loader/b.ts'],
+      'loader/b.ts': ['loader/c.ts'],
+      'loader/c.ts': ['client/a.ts'],
+      'loader/d.ts': ['loader/d.ts'],
+      'loader/e.ts': ['loader/b.ts'],
+    });
+    expect(findCycles(graph)).toEqual(expect.arrayContaining([['client/a.ts', 'loader/b.ts', 'loader/c.ts'], ['loader/d.ts']]));
+    expect(findCycles(graph)).toHaveLength(2);
+  });
+
+  it('name an import against the layers, a CLI import past the entry points, and a layer nobody placed', () => {
+    const graph = sample({
+      'loader/load-all.ts': ['client/transport.ts', 'errors.ts'],
+      'emulator/http/handler.ts': ['client/query.ts', 'catalogue/endpoints.ts'],
+      'cli/commands/fetch.ts': ['index.ts', 'client/create-client.ts', 'package:node:fs', 'package:zod'],
+      'cli/main.ts': ['emulator/index.ts', 'emulator/http/auth.ts'],
+      'widgets/x.ts': [],
+    });
+    expect(checkLayers(graph, RULES)).toEqual([
+      'loader/load-all.ts imports client/transport.ts: loader may import only errors.ts, link-signals.ts, catalogue',
+      'emulator/http/handler.ts imports client/query.ts: emulator may import only errors.ts, link-signals.ts, schemas, catalogue',
+      'cli/commands/fetch.ts imports client/create-client.ts: cli may import only index.ts, emulator/index.ts',
+      'cli/commands/fetch.ts imports zod: cli may import only index.ts, emulator/index.ts',
+      'cli/main.ts imports emulator/http/auth.ts: cli may import only index.ts, emulator/index.ts',
+      "widgets/x.ts is in 'widgets', which the architecture test does not place: add it to the layer rules",
+    ]);
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * The built CLI loads only what a command needs: `--version` and `--help` nothing but the CLI's
+ * own entry files, and `fetch` against a configured service no module of the emulator. Checked on
+ * the modules a real process loads (a loader hook logs them).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/index.js';
+import { startEmulator } from '../helpers/client-harness.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'dist/cli/bin.js');
+const hook = join(root, 'test/helpers/module-log.mjs');
+
+let emulator: Emulator;
+let dir: string;
+beforeAll(async () => {
+  emulator = await startEmulator();
+  dir = await mkdtemp(join(tmpdir(), 'bsk-modules-'));
+});
+afterAll(async () => {
+  await emulator.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs the bin; returns its exit code and the toolkit's modules it loaded (paths under dist/). */
+async function modulesOf(args: string[], env: Record<string, string> = {}) {
+  const log = join(dir, `${Math.random().toString(36).slice(2)}.log`);
+  const code = await new Promise<number>((resolve) => {
+    execFile(process.execPath, ['--import', hook, bin, ...args], { env: { ...process.env, ...env, BSK_MODULE_LOG: log } }, (error) => resolve(error ? Number(error.code ?? 1) : 0));
+  });
+  const urls = existsSync(log) ? (await readFile(log, 'utf8')).trim().split('\n') : [];
+  const dist = urls.filter((u) => u.includes('/dist/')).map((u) => u.replace(/^.*\/dist\//, ''));
+  return { code, dist, all: urls };
+}
+
+describe.skipIf(!existsSync(bin))('what the built CLI loads', () => {
+  it('--version and --help: only the CLI entry files', async () => {
+    for (const args of [['--version'], ['--help']]) {
+      const { code, dist } = await modulesOf(args);
+      expect(code).toBe(0);
+      expect(dist.sort()).toEqual(['cli/bin.js', 'cli/io.js', 'cli/main.js']);
+    }
+  });
+
+  it('fetch against a configured service: the toolkit, no module of the emulator', async () => {
+    const { code, dist } = await modulesOf(['fetch', 'regions', '--format', 'ndjson', '--out', join(dir, 'regions.ndjson')], {
+      BRANDSCAPE_BASE_URL: emulator.url,
+      BRANDSCAPE_TOKEN: emulator.token,
+    });
+    expect(code).toBe(0);
+    expect(dist).toContain('index.js');
+    expect(dist).toContain('cli/commands/fetch.js');
+    expect(dist.filter((m) => m.startsWith('emulator/'))).toEqual([]);
+    expect(dist.filter((m) => m.startsWith('cli/commands/') && m !== 'cli/commands/fetch.js')).toEqual([]);
+  });
+
+  it('fetch without a service: the emulator is loaded, because it is started', async () => {
+    const { code, dist } = await modulesOf(['fetch', 'regions', '--format', 'ndjson', '--out', join(dir, 'emulated.ndjson')], { BRANDSCAPE_BASE_URL: '' });
+    expect(code).toBe(0);
+    expect(dist).toContain('emulator/index.js');
+  }, 60_000);
+});
