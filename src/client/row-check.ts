@@ -42,7 +42,7 @@ function leafOf(schema: z.ZodType): { leaf: Leaf; nullable: boolean } | undefine
 function testOf(field: FieldCheck): string {
   const base =
     field.leaf === 'safeint' ? 'Number.isSafeInteger(v)' : field.leaf === 'number' ? "typeof v === 'number'" : field.leaf === 'string' ? "typeof v === 'string'" : "typeof v === 'boolean'";
-  return field.nullable ? `(v === null || ${base})` : base;
+  return field.nullable ? `(v === null || ${base})` : `(${base})`;
 }
 
 /**
