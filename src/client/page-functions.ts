@@ -71,12 +71,12 @@ export function createPageFunctions(options: PageFunctionsOptions): <T>(request:
     const { path, scope, paramsOf, parse } = request;
     if (!cache) {
       return async (page, perPage, signal, context) => {
-        const answer = await transport.get(path, paramsOf(page, perPage), { signal, scope, onEvent: context?.onEvent });
+        const answer = await transport.get(path, paramsOf(page, perPage), { signal, scope, onEvent: context?.onEvent, onAnswer: context?.answered });
         return parse(answer.body, answer.url);
       };
     }
     const source: PageSource<T> = async (page, perPage, signal, context) => {
-      const answer = await transport.get(path, paramsOf(page, perPage), { signal, scope, onEvent: context?.onEvent, decode: keepingBytes });
+      const answer = await transport.get(path, paramsOf(page, perPage), { signal, scope, onEvent: context?.onEvent, onAnswer: context?.answered, decode: keepingBytes });
       return { page: await parse(answer.body.json, answer.url), bytes: answer.body.bytes };
     };
     const urlOf = (page: number, perPage: number) => transport.urlOf(path, paramsOf(page, perPage));

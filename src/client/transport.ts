@@ -80,6 +80,12 @@ export interface TransportRequestOptions<T> {
    * fails the request as is.
    */
   decode?: ((bytes: Buffer) => T) | undefined;
+  /**
+   * Told when a 2xx answer has arrived, before it is decoded (a load's page frees its request slot
+   * then). The decode waits for the next turn of the event loop, so whatever request the listener
+   * starts is on the wire before the decode begins.
+   */
+  onAnswer?: (() => void) | undefined;
 }
 
 export interface TransportResponse<T> {
@@ -173,10 +179,14 @@ export function createTransport(options: TransportOptions): Transport {
       if (signal?.aborted) throw cancelled();
 
       /** What an answer says: its body (2xx) or the error it stands for. Gives the bytes back. */
-      const fromAnswer = (answer: HttpAnswer): Attempt<T> => {
+      const fromAnswer = async (answer: HttpAnswer): Promise<Attempt<T>> => {
         try {
           const status = answer.status;
           if (status >= 200 && status < 300) {
+            if (requestOptions.onAnswer) {
+              requestOptions.onAnswer();
+              await new Promise((resolve) => setImmediate(resolve));
+            }
             try {
               return { ok: true, body: decode(answer.body), status };
             } catch (error) {
@@ -249,7 +259,7 @@ export function createTransport(options: TransportOptions): Transport {
           emit({ type: 'response', method: 'GET', url: shown, attempt, status, durationMs: options.now() - started });
           const rate = fromRateHeaders(answer.headers);
           const retryAfterMs = status === 429 ? retryAfterOf(answer) : undefined;
-          const result = fromAnswer(answer);
+          const result = await fromAnswer(answer);
           ticket?.complete({
             ...rate,
             limited: status === 429,

@@ -1,7 +1,8 @@
 /**
  * The page iterator, the loader's primitive (DESIGN.md rule 4): page 1 first, at the largest page
  * size the API version allows, to learn `meta.total` and `meta.last_page`; then pages 2..N
- * concurrently under p-limit, delivered strictly in order. Memory stays bounded: at most
+ * concurrently, at most `concurrency` requests in flight (`request-slots.ts`), delivered strictly
+ * in order. Memory stays bounded: at most
  * `concurrency + prefetch` pages are in flight or waiting for the consumer.
  *
  * Next requests are built from the caller's own parameters plus `page`; `links.next` and
@@ -17,11 +18,11 @@
  * same load, which is checked before the first page is delivered (else the load starts over from
  * the service).
  */
-import pLimit from 'p-limit';
 import { PAGE_LIMITS } from '../catalogue/page-limits.js';
 import { BrandscapeError, CancelledError, LoadError, UsageError } from '../errors.js';
 import { linkSignals } from '../link-signals.js';
 import { createProgressTracker, type ProgressTracker } from './progress-tracker.js';
+import { createRequestSlots } from './request-slots.js';
 import type { FetchPage, FetchPageContext, LoadCacheState, LoadOptions, ParsedPage } from './types.js';
 
 /** How a load is run: settings checked once. */
@@ -111,7 +112,7 @@ async function* iteratePagesWith<T>(
   const onEvent: FetchPageContext['onEvent'] = (event) => tracker.onPageEvent(event);
   let context: FetchPageContext = { onEvent, refresh, cache: newCacheState(refresh) };
   const cancelled = () => new CancelledError('Loading the pages');
-  const limiter = pLimit(plan.concurrency);
+  const slots = createRequestSlots(plan.concurrency);
   const pending = new Map<number, Promise<Settled<T>>>();
 
   try {
@@ -204,10 +205,10 @@ async function* iteratePagesWith<T>(
       // No use fetching the rest: every page delivered is stale.
       link.abort();
     };
-    const fetchOne = async (number: number): Promise<Settled<T>> => {
+    const fetchOne = async (number: number, answered: () => void): Promise<Settled<T>> => {
       if (stopping || signal.aborted) return { ok: 'skipped' };
       try {
-        const page = await fetchPage(number, perPage, signal, context);
+        const page = await fetchPage(number, perPage, signal, { ...context, answered });
         tracker.pageDone(page.records.length);
         if (page.total !== total) stopForChange(dataChanged(number, page.total));
         return { ok: true, page };
@@ -229,7 +230,7 @@ async function* iteratePagesWith<T>(
       while (!stopping && nextToSchedule <= pagesWanted && nextToSchedule < from + plan.concurrency + plan.prefetch) {
         const n = nextToSchedule;
         nextToSchedule += 1;
-        pending.set(n, limiter(fetchOne, n));
+        pending.set(n, slots.run((free) => fetchOne(n, free)));
       }
     };
 
@@ -275,7 +276,7 @@ async function* iteratePagesWith<T>(
     }
   } finally {
     // The consumer stopped early or something failed: cancel what is still in flight.
-    limiter.clearQueue();
+    slots.clear();
     link.abort();
   }
 }

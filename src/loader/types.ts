@@ -36,6 +36,12 @@ export interface FetchPageContext {
   refresh?: boolean | undefined;
   /** How this load uses the answer cache: one object per load, shared by all its pages. */
   cache?: LoadCacheState | undefined;
+  /**
+   * Call when the page's answer has arrived and only parsing it remains: the loader sends its
+   * next request then instead of after the parse (the parse of one page overlaps the round trip of
+   * the next). Calling it is optional; the slot is freed when the page function settles anyway.
+   */
+  answered?: (() => void) | undefined;
 }
 
 /**
