@@ -109,6 +109,20 @@ export const DEFAULT_USER_AGENT = 'brandscape-kit/0.1.0 (+https://github.com/bra
 
 type Attempt<T> = { ok: true; body: T; status: number } | { ok: false; outcome: AttemptOutcome; error: BrandscapeError; serviceMessage?: string | undefined };
 
+/** One call of `get`, as its attempts see it. */
+interface Call<T> {
+  /** The URL sent (it may carry secrets in its query: never shown). */
+  url: string;
+  /** The request as errors and events name it, without secrets. */
+  request: RequestInfo;
+  scope: string | undefined;
+  signal: AbortSignal | undefined;
+  decode: (bytes: Buffer) => T;
+  onAnswer: (() => void) | undefined;
+  emit: (event: TransportEvent) => void;
+  cancelled: () => CancelledError;
+}
+
 /**
  * The innermost cause's message of a network failure ("other side closed", "ECONNREFUSED", ...).
  *
@@ -163,133 +177,139 @@ export function createTransport(options: TransportOptions): Transport {
     return `${baseUrl}/api/${options.version}/${path}${query === '' ? '' : `?${query}`}`;
   };
 
+  const retryAfterOf = (answer: HttpAnswer) =>
+    answer.status === 429 || isRetryableStatus(answer.status)
+      ? fromRetryHeaders({ retryAfter: answer.headers.get('retry-after'), rateLimitReset: answer.headers.get('x-ratelimit-reset') }, options.now())
+      : undefined;
+
+  /** What an answer says: its body (2xx) or the error it stands for. Gives the bytes back. */
+  async function readAnswer<T>(call: Call<T>, answer: HttpAnswer): Promise<Attempt<T>> {
+    try {
+      const status = answer.status;
+      if (status >= 200 && status < 300) {
+        if (call.onAnswer) {
+          call.onAnswer();
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        try {
+          return { ok: true, body: call.decode(answer.body), status };
+        } catch (error) {
+          if (!(error instanceof SyntaxError)) throw error;
+          // A body cut short arrives as invalid JSON when the connection closed cleanly: the
+          // next attempt usually gets all of it.
+          const detail = `the answer (${status}, ${answer.body.length} bytes) was cut short or is not JSON`;
+          return { ok: false, outcome: { kind: 'network' }, error: new NetworkError(call.request, detail) };
+        }
+      }
+      let serviceMessage: string | undefined;
+      try {
+        serviceMessage = fromErrorBody(JSON.parse(answer.body.toString('utf8')));
+      } catch {
+        serviceMessage = undefined;
+      }
+      const retryAfterMs = retryAfterOf(answer);
+      const error = fromHttpStatus(call.request, status, serviceMessage, {
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        ...(call.scope === undefined ? {} : { scope: call.scope }),
+        version: options.version,
+      });
+      return { ok: false, outcome: { kind: 'status', status, retryAfterMs }, error, serviceMessage };
+    } finally {
+      answer.release();
+    }
+  }
+
+  /** One attempt: a slot of the rate governor, the request within the time limit, its answer read. */
+  async function attemptOnce<T>(call: Call<T>, attempt: number, token: string | undefined): Promise<Attempt<T>> {
+    const { request, signal, emit } = call;
+    let ticket: RateTicket | undefined;
+    if (options.governor) {
+      try {
+        ticket = await options.governor.acquire(signal, request);
+      } catch (error) {
+        if (signal?.aborted) throw call.cancelled();
+        throw error;
+      }
+    }
+    // The slot is held from here: every way out gives it back. complete() is idempotent, so the
+    // call with the answer's headers below is the one that counts.
+    try {
+      if (ticket && ticket.waitedMs > 0) emit({ type: 'rate-limit-wait', method: 'GET', url: request.url, waitMs: ticket.waitedMs });
+      const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': userAgent };
+      if (token !== undefined && token !== '') headers['Authorization'] = `Bearer ${token}`;
+      emit({ type: 'request', method: 'GET', url: request.url, attempt });
+      const started = options.now();
+      const link = linkSignals(signal);
+      let timedOut = false;
+      // The time limit covers the body too: a service that stalls mid-body is a timeout.
+      const timer = setTimeout(() => {
+        timedOut = true;
+        link.abort();
+      }, timeoutMs);
+      let answer: HttpAnswer;
+      try {
+        answer = await httpGet(call.url, headers, link.signal);
+      } catch (error) {
+        if (signal?.aborted) throw call.cancelled();
+        if (timedOut) return { ok: false, outcome: { kind: 'timeout' }, error: new TimeoutError(request, timeoutMs) };
+        return { ok: false, outcome: { kind: 'network' }, error: new NetworkError(request, describeFailure(error), { cause: error }) };
+      } finally {
+        clearTimeout(timer);
+        link.dispose();
+      }
+      const status = answer.status;
+      emit({ type: 'response', method: 'GET', url: request.url, attempt, status, durationMs: options.now() - started });
+      const rate = fromRateHeaders(answer.headers);
+      const retryAfterMs = status === 429 ? retryAfterOf(answer) : undefined;
+      const result = await readAnswer(call, answer);
+      ticket?.complete({
+        ...rate,
+        limited: status === 429,
+        retryAfterMs,
+        ...(status === 429 ? { refused: { request, serviceMessage: result.ok ? undefined : result.serviceMessage } } : {}),
+      });
+      return result;
+    } finally {
+      ticket?.complete();
+    }
+  }
+
   return {
     urlOf: (path, params) => redactUrl(urlOf(path, params)),
     async get<T>(path: string, params: URLSearchParams, requestOptions: TransportRequestOptions<T> = {}): Promise<TransportResponse<T>> {
-      const { signal, scope } = requestOptions;
-      const decode = requestOptions.decode ?? ((bytes: Buffer) => fromJsonBytes(bytes) as T);
       const url = urlOf(path, params);
       const shown = redactUrl(url);
-      const request: RequestInfo = { method: 'GET', url: shown };
-      const emit = (event: TransportEvent) => {
-        notify(options.onEvent, event);
-        notify(requestOptions.onEvent, event);
+      const { signal } = requestOptions;
+      const call: Call<T> = {
+        url,
+        request: { method: 'GET', url: shown },
+        scope: requestOptions.scope,
+        signal,
+        decode: requestOptions.decode ?? ((bytes: Buffer) => fromJsonBytes(bytes) as T),
+        onAnswer: requestOptions.onAnswer,
+        emit: (event) => {
+          notify(options.onEvent, event);
+          notify(requestOptions.onEvent, event);
+        },
+        cancelled: () => new CancelledError(`GET ${shown}`),
       };
-      const cancelled = () => new CancelledError(`GET ${shown}`);
-      if (signal?.aborted) throw cancelled();
-
-      /** What an answer says: its body (2xx) or the error it stands for. Gives the bytes back. */
-      const fromAnswer = async (answer: HttpAnswer): Promise<Attempt<T>> => {
-        try {
-          const status = answer.status;
-          if (status >= 200 && status < 300) {
-            if (requestOptions.onAnswer) {
-              requestOptions.onAnswer();
-              await new Promise((resolve) => setImmediate(resolve));
-            }
-            try {
-              return { ok: true, body: decode(answer.body), status };
-            } catch (error) {
-              if (!(error instanceof SyntaxError)) throw error;
-              // A body cut short arrives as invalid JSON when the connection closed cleanly: the
-              // next attempt usually gets all of it.
-              const detail = `the answer (${status}, ${answer.body.length} bytes) was cut short or is not JSON`;
-              return { ok: false, outcome: { kind: 'network' }, error: new NetworkError(request, detail) };
-            }
-          }
-          let serviceMessage: string | undefined;
-          try {
-            serviceMessage = fromErrorBody(JSON.parse(answer.body.toString('utf8')));
-          } catch {
-            serviceMessage = undefined;
-          }
-          const retryAfterMs = retryAfterOf(answer);
-          const error = fromHttpStatus(request, status, serviceMessage, {
-            ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-            ...(scope === undefined ? {} : { scope }),
-            version: options.version,
-          });
-          return { ok: false, outcome: { kind: 'status', status, retryAfterMs }, error, serviceMessage };
-        } finally {
-          answer.release();
-        }
-      };
-      const retryAfterOf = (answer: HttpAnswer) =>
-        answer.status === 429 || isRetryableStatus(answer.status)
-          ? fromRetryHeaders({ retryAfter: answer.headers.get('retry-after'), rateLimitReset: answer.headers.get('x-ratelimit-reset') }, options.now())
-          : undefined;
-
-      async function attemptOnce(attempt: number, token: string | undefined): Promise<Attempt<T>> {
-        let ticket: RateTicket | undefined;
-        if (options.governor) {
-          try {
-            ticket = await options.governor.acquire(signal, request);
-          } catch (error) {
-            if (signal?.aborted) throw cancelled();
-            throw error;
-          }
-        }
-        // The slot is held from here: every way out gives it back. complete() is idempotent, so
-        // the call with the answer's headers below is the one that counts.
-        try {
-          if (ticket && ticket.waitedMs > 0) emit({ type: 'rate-limit-wait', method: 'GET', url: shown, waitMs: ticket.waitedMs });
-          const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': userAgent };
-          if (token !== undefined && token !== '') headers['Authorization'] = `Bearer ${token}`;
-          emit({ type: 'request', method: 'GET', url: shown, attempt });
-          const started = options.now();
-          const link = linkSignals(signal);
-          let timedOut = false;
-          // The time limit covers the body too: a service that stalls mid-body is a timeout.
-          const timer = setTimeout(() => {
-            timedOut = true;
-            link.abort();
-          }, timeoutMs);
-          let answer: HttpAnswer;
-          try {
-            answer = await httpGet(url, headers, link.signal);
-          } catch (error) {
-            if (signal?.aborted) throw cancelled();
-            if (timedOut) return { ok: false, outcome: { kind: 'timeout' }, error: new TimeoutError(request, timeoutMs) };
-            return { ok: false, outcome: { kind: 'network' }, error: new NetworkError(request, describeFailure(error), { cause: error }) };
-          } finally {
-            clearTimeout(timer);
-            link.dispose();
-          }
-          const status = answer.status;
-          emit({ type: 'response', method: 'GET', url: shown, attempt, status, durationMs: options.now() - started });
-          const rate = fromRateHeaders(answer.headers);
-          const retryAfterMs = status === 429 ? retryAfterOf(answer) : undefined;
-          const result = await fromAnswer(answer);
-          ticket?.complete({
-            ...rate,
-            limited: status === 429,
-            retryAfterMs,
-            ...(status === 429 ? { refused: { request, serviceMessage: result.ok ? undefined : result.serviceMessage } } : {}),
-          });
-          return result;
-        } finally {
-          ticket?.complete();
-        }
-      }
-
-      let token: string | undefined;
+      if (signal?.aborted) throw call.cancelled();
       for (let attempt = 1; ; attempt += 1) {
-        token = await tokenNow();
-        const result = await attemptOnce(attempt, token);
+        const result = await attemptOnce(call, attempt, await tokenNow());
         if (result.ok) return { body: result.body, status: result.status, url: shown, attempts: attempt };
         const decision = toRetryDecision(result.outcome, attempt, policy, random());
         if (!decision.retry) {
           const { outcome } = result;
           if (outcome.kind === 'status' && outcome.status === 429) {
             // Say how long the service asks to wait, and until when, whatever the policy decided.
-            throw toRateLimitError({ request, serviceMessage: result.serviceMessage }, outcome.retryAfterMs, {
+            throw toRateLimitError({ request: call.request, serviceMessage: result.serviceMessage }, outcome.retryAfterMs, {
               maxWaitMs: policy.maxRetryAfterMs,
               nowMs: options.now(),
             });
           }
           throw result.error;
         }
-        emit({
+        call.emit({
           type: 'retry',
           method: 'GET',
           url: shown,
@@ -299,14 +319,14 @@ export function createTransport(options: TransportOptions): Transport {
           delayMs: decision.delayMs,
           message: result.error.message,
         });
-        if (signal?.aborted) throw cancelled();
         try {
+          if (signal?.aborted) throw call.cancelled();
           await options.sleep(decision.delayMs, signal);
         } catch (error) {
-          if (signal?.aborted) throw cancelled();
+          if (signal?.aborted) throw call.cancelled();
           throw error;
         }
-        if (signal?.aborted) throw cancelled();
+        if (signal?.aborted) throw call.cancelled();
       }
     },
   };
