@@ -246,16 +246,6 @@ function xmlText(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/[&<>]/g, (c) => XML_ESCAPES[c]!);
 }
 
-/** A cell of the streamed Data sheet (null cells are left out, as Excel does). */
-function cellXml(ref: string, style: string, value: ReportCell): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? `<c r="${ref}"${style}><v>${value}</v></c>` : '';
-  if (typeof value === 'boolean') return `<c r="${ref}"${style} t="b"><v>${value ? 1 : 0}</v></c>`;
-  // Inline strings: no shared-string table to build for 100,000 rows; leading or trailing spaces kept.
-  const space = /^\s|\s$/.test(value) ? ' xml:space="preserve"' : '';
-  return `<c r="${ref}"${style} t="inlineStr"><is><t${space}>${xmlText(value)}</t></is></c>`;
-}
-
 /** The parts of the placeholder sheet's XML the streamed sheet keeps. */
 interface SheetFrame {
   head: string;
@@ -287,14 +277,54 @@ function columnIndex(letters: string): number {
   return n - 1;
 }
 
-/** The Data sheet's XML, streamed: `rowsPerChunk` rows per chunk, with backpressure. */
-function dataSheetStream(frame: SheetFrame, table: ReportTable): Readable {
+/**
+ * The workbook's shared-string table, extended with the Data sheet's texts. Brandscape text repeats
+ * (markets, metrics, brand names): a cell that points at a shared string is about half the size of
+ * one that carries its text, which halves the XML to write, checksum and compress.
+ */
+class SharedStrings {
+  readonly #index = new Map<string, number>();
+  readonly #added: string[] = [];
+  readonly #base: number;
+  #references = 0;
+  constructor(readonly xml: string) {
+    this.#base = Number(/\buniqueCount="(\d+)"/.exec(xml)?.[1] ?? (xml.match(/<si>/g) ?? []).length);
+  }
+  /** The index of a text (added on first use). */
+  indexOf(text: string): number {
+    this.#references++;
+    let i = this.#index.get(text);
+    if (i === undefined) {
+      i = this.#base + this.#added.length;
+      this.#index.set(text, i);
+      this.#added.push(text);
+    }
+    return i;
+  }
+  /** The table's XML with the added texts (once the Data sheet is written). */
+  toXml(): string {
+    const count = Number(/\bcount="(\d+)"/.exec(this.xml)?.[1] ?? this.#base) + this.#references;
+    const entries = this.#added.map((t) => `<si><t${/^\s|\s$/.test(t) ? ' xml:space="preserve"' : ''}>${xmlText(t)}</t></si>`).join('');
+    return this.xml
+      .replace(/\bcount="\d+"/, `count="${count}"`)
+      .replace(/\buniqueCount="\d+"/, `uniqueCount="${this.#base + this.#added.length}"`)
+      .replace('</sst>', `${entries}</sst>`);
+  }
+}
+
+/** The Data sheet's XML, streamed in chunks of rows, with backpressure. */
+function dataSheetStream(frame: SheetFrame, table: ReportTable, strings: SharedStrings): Readable {
   const n = table.rows.length;
-  const lastCol = columnLetter(Math.max(0, table.columns.length - 1));
+  const width = table.columns.length;
+  const lastCol = columnLetter(Math.max(0, width - 1));
   const range = `A1:${lastCol}${n + 1}`;
   const head = frame.head.replace(/<dimension ref="[^"]*"\s*\/>/, `<dimension ref="${range}"/>`);
   const tail = frame.tail.replace(/<autoFilter ref="[^"]*"/, `<autoFilter ref="${range}"`);
-  const letters = table.columns.map((_, c) => columnLetter(c));
+  // Per column: the start of a cell up to its row number, and what follows it for each kind of value.
+  const open = table.columns.map((_, c) => `<c r="${columnLetter(c)}`);
+  const number = frame.styles.map((s) => `"${s}><v>`);
+  const text = frame.styles.map((s) => `"${s} t="s"><v>`);
+  const flag = frame.styles.map((s) => `"${s} t="b"><v>`);
   const rowsPerChunk = 500;
   let next = 0;
   let stage: 'head' | 'rows' | 'tail' | 'done' = 'head';
@@ -307,15 +337,22 @@ function dataSheetStream(frame: SheetFrame, table: ReportTable): Readable {
           stage = n > 0 ? 'rows' : 'tail';
         } else if (stage === 'rows') {
           const end = Math.min(n, next + rowsPerChunk);
-          const parts: string[] = [];
+          chunk = '';
           for (let r = next; r < end; r++) {
             const row = table.rows[r]!;
             const excelRow = r + 2;
             let xml = `<row r="${excelRow}">`;
-            for (let c = 0; c < letters.length; c++) xml += cellXml(`${letters[c]!}${excelRow}`, frame.styles[c]!, row[c] ?? null);
-            parts.push(`${xml}</row>`);
+            for (let c = 0; c < width; c++) {
+              const v = row[c] ?? null;
+              // Missing values are left out, as Excel does.
+              if (v === null) continue;
+              if (typeof v === 'number') {
+                if (Number.isFinite(v)) xml += `${open[c]!}${excelRow}${number[c]!}${v}</v></c>`;
+              } else if (typeof v === 'string') xml += `${open[c]!}${excelRow}${text[c]!}${strings.indexOf(v)}</v></c>`;
+              else xml += `${open[c]!}${excelRow}${flag[c]!}${v ? 1 : 0}</v></c>`;
+            }
+            chunk += `${xml}</row>`;
           }
-          chunk = parts.join('');
           next = end;
           if (next >= n) stage = 'tail';
         } else if (stage === 'tail') {
@@ -373,14 +410,19 @@ export async function writeXlsxFile(spec: ReportSpec, file: string, options: Wri
   const files = unzipSync(buffer);
   const dataPath = sheetPath(files, 'Data');
   const frame = sheetFrame(new TextDecoder().decode(files[dataPath]), spec.data.columns.length);
+  const stringsPath = 'xl/sharedStrings.xml';
+  const strings = new SharedStrings(new TextDecoder().decode(files[stringsPath] ?? new Uint8Array()));
+  if (!files[stringsPath]) throw new Error('The workbook has no shared-string table.');
   const zip = new ZipFile();
   const mtime = new Date(spec.generatedAt);
   for (const [name, bytes] of Object.entries(files)) {
     // yazl adds directory entries itself; exceljs's own (`_rels/`) are left out (NOTES.md).
-    if (name.endsWith('/')) continue;
-    if (name === dataPath) zip.addReadStream(dataSheetStream(frame, spec.data), name, { mtime, compressionLevel: options.dataCompression ?? 3 });
+    if (name.endsWith('/') || name === stringsPath) continue;
+    if (name === dataPath) zip.addReadStream(dataSheetStream(frame, spec.data, strings), name, { mtime, compressionLevel: options.dataCompression ?? 3 });
     else zip.addBuffer(Buffer.from(bytes), name, { mtime });
   }
+  // The shared strings go last: yazl asks for this entry's content once the Data sheet is written.
+  zip.addReadStreamLazy(stringsPath, { mtime }, (callback) => callback(null, Readable.from([Buffer.from(strings.toXml(), 'utf8')])));
   zip.end();
   await pipeline(zip.outputStream, createWriteStream(file));
 }

@@ -4,10 +4,13 @@
  * compute from the same data, the HTML opened in headless Chromium, atomic writes, and
  * `--since-last-run`.
  */
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
@@ -336,6 +339,23 @@ describe('writing', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--format takes xlsx, html or both/);
   });
+});
+
+describe('npm start', () => {
+  it("builds the flagship report against an in-process emulator with the built CLI, and prints the paths", async () => {
+    const out = join(dir, 'start');
+    await mkdir(out);
+    const env = { ...process.env };
+    delete env['BRANDSCAPE_BASE_URL'];
+    delete env['BRANDSCAPE_TOKEN'];
+    const bin = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, 'report', 'cross-market-brand-health', '--out', out], { env, cwd: dir });
+    expect(stderr).toMatch(/BRANDSCAPE_BASE_URL is not set; using an in-process emulator/);
+    const written = stdout.split('\n').filter((l) => l.startsWith('Wrote ')).map((l) => l.slice(6));
+    expect(written).toHaveLength(2);
+    for (const file of written) expect((await stat(file)).size).toBeGreaterThan(1000);
+    expect(JSON.parse(await readFile(join(process.cwd(), 'package.json'), 'utf8')).scripts.start).toMatch(/report cross-market-brand-health --out reports/);
+  }, 60_000);
 });
 
 describe('--since-last-run', () => {
