@@ -11,6 +11,7 @@
  * written.
  */
 import { createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Workbook, Worksheet } from 'exceljs';
@@ -26,6 +27,11 @@ export interface WriteXlsxOptions {
   imageScale?: number;
   /** Compression of the Data sheet, 1 (fastest) to 9 (smallest). Default 3. */
   dataCompression?: number;
+  /**
+   * Which sheets besides the sections' (default both): `about: false, data: false` gives a workbook
+   * of the section sheets alone, e.g. one table with its chart.
+   */
+  sheets?: { about?: boolean; data?: boolean };
 }
 
 /** Colours of the colour scales: orange below the middle, white at it, blue above (colour-blind safe). */
@@ -401,9 +407,15 @@ export async function writeXlsxFile(spec: ReportSpec, file: string, options: Wri
   wb.title = spec.title;
   wb.created = new Date(spec.generatedAt);
   wb.modified = new Date(spec.generatedAt);
-  writeAbout(wb, spec);
+  const withAbout = options.sheets?.about ?? true;
+  const withData = options.sheets?.data ?? true;
+  if (withAbout) writeAbout(wb, spec);
   const used = new Set(['about', 'data']);
   for (const [i, section] of spec.sections.entries()) await writeSection(wb, section, sheetName(`${section.index}. ${section.title}`, used), pngs[i]);
+  if (!withData) {
+    await writeFile(file, new Uint8Array(await wb.xlsx.writeBuffer()));
+    return;
+  }
   writeDataPlaceholder(wb, spec.data);
   const buffer = new Uint8Array(await wb.xlsx.writeBuffer());
 

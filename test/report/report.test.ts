@@ -321,6 +321,24 @@ describe('writing', () => {
     expect(await Promise.all(before.map((f) => sha(join(out, f))))).toEqual(hashes);
   }, 60_000);
 
+  it('writes a workbook of the section sheets alone on request', async () => {
+    const table = { columns: [{ key: 'a', header: 'Brand', format: 'text' as const }, { key: 'b', header: 'Esteem', format: 'rank' as const }], rows: [['Veros', 71.25]], keyColumns: 1, colourScales: [] };
+    const spec: ReportSpec = {
+      title: 'One sheet', description: null, template: 'test', generatedAt: '2026-01-01T00:00:00Z',
+      about: { items: [], parameters: { ...table, rows: [] }, queries: { ...table, rows: [] } }, notes: [],
+      sections: [{ index: 1, kind: 'cross-market', title: 'Esteem', description: null, table, chart: null, notes: [], summary: '1 brand' }],
+      data: { ...table, rows: [] },
+    };
+    const file = join(dir, 'one-sheet.xlsx');
+    await writeXlsx(spec, file, { sheets: { about: false, data: false } });
+    const ExcelJS = await loadExcel();
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['1. Esteem']);
+    expect(wb.worksheets[0]!.getRow(5).getCell(2).value).toBe(71.25);
+    expect(wb.worksheets[0]!.getRow(5).getCell(2).numFmt).toBe('0');
+  });
+
   it('refuses an output folder that does not exist, before loading anything', async () => {
     emulator.clearRequests();
     const r = await cli(['report', 'cross-market-brand-health', '--out', join(dir, 'nowhere')]);
