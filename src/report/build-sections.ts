@@ -89,7 +89,8 @@ function listText(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]!}`;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : word.endsWith('y') ? '' : 's'}`.replace(/ys$/, 'ies');
+/** `1 brand`, `3 brands`, `2 companies`. */
+const plural = (n: number, word: string) => `${n} ${n === 1 ? word : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`}`;
 
 /** Draws a chart; a chart that cannot be drawn from the data leaves a note instead of failing the report. */
 function tryChart(draw: () => ChartSpec, notes: string[]): ChartSpec | null {

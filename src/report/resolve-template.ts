@@ -238,7 +238,7 @@ export function resolveTemplate(template: Template, overrides: Readonly<Record<s
   const names = Object.keys(template.parameters);
   const values = new Map<string, ParameterValue>();
   const parameters: ResolvedParameter[] = [];
-  for (const [key, given] of Object.entries(overrides)) {
+  for (const key of Object.keys(overrides)) {
     if (!(key in template.parameters)) {
       problems.push({ path: `-p ${key}`, message: `unknown parameter; ${names.length > 0 ? `parameters of ${template.name}: ${names.join(', ')}` : `${template.name} has no parameters`}` });
     }

@@ -20,7 +20,7 @@ import { ZipFile } from 'yazl';
 import { renderPng } from '../charts/render.js';
 import { writeFileAtomically } from './atomic-file.js';
 import { excelNumberFormat, formatCell } from './format-cell.js';
-import type { ReportCell, ReportSection, ReportSpec, ReportTable } from './report-spec.js';
+import type { ReportSection, ReportSpec, ReportTable } from './report-spec.js';
 
 export interface WriteXlsxOptions {
   /** Pixel density of the chart images (default 2: sharp on high-density screens and in print). */
