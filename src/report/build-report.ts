@@ -140,10 +140,10 @@ export function buildReport(template: ResolvedTemplate, data: ReportData, option
       { key: 'name', header: 'Parameter', format: 'text' },
       { key: 'value', header: 'Value', format: 'text' },
       { key: 'default', header: 'Default', format: 'text' },
-      { key: 'given', header: 'Given', format: 'bool' },
+      { key: 'given', header: 'Set by', format: 'text' },
       { key: 'description', header: 'Description', format: 'text' },
     ],
-    rows: template.parameters.map((p) => [p.name, parameterText(p.value), parameterText(p.default), p.given, p.description]),
+    rows: template.parameters.map((p) => [p.name, parameterText(p.value), parameterText(p.default), p.given ? 'the run (-p)' : 'the template', p.description]),
     keyColumns: 1,
     colourScales: [],
   };
