@@ -3,6 +3,7 @@
  */
 import type { ArchetypeRow } from '../frames/types.js';
 import { type ChartOptions, type ChartSpec, type LayeredPanel, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
+import { bandLabels } from './band-labels.js';
 import { chartTheme } from './chart-theme.js';
 import { heatColour, legendLength } from './heat-colour.js';
 import { distinct, firstRow, pickOne } from './pick-one.js';
@@ -70,11 +71,12 @@ export function archetypeHeatmap(rows: readonly ArchetypeRow[], options: Archety
   const colour = heatColour(values.map((v) => v.value), useRank ? 'rank' : 'brandscape_index', 'value');
   const what = useRank ? 'Percentile rank' : 'Index score';
 
+  const cellWidth = 44;
   const panel: LayeredPanel = {
-    width: options.width ?? { step: 44 },
+    width: options.width ?? { step: cellWidth },
     height: options.height ?? { step: 26 },
     encoding: {
-      x: { field: 'archetype', type: 'nominal', sort: archetypes, title: 'Archetype', axis: { orient: 'top', labelAngle: -40, labelAlign: 'left', domain: false, ticks: false } },
+      x: { field: 'archetype', type: 'nominal', sort: archetypes, title: 'Archetype', axis: { orient: 'top', domain: false, ticks: false, ...bandLabels(archetypes, cellWidth, 'top').axis } },
       y: { field: 'brand', type: 'nominal', sort: brandIds.map((id) => labels.get(id) ?? String(id)), title: 'Brand', axis: { domain: false, ticks: false } },
       tooltip: [
         { field: 'name', type: 'nominal', title: 'Brand' },

@@ -21,13 +21,17 @@ import {
 import { measureText } from '../../src/charts/measure-text.js';
 import type { CrossMarketRow, CrossYearRow } from '../../src/frames/types.js';
 import * as f from './fixtures.js';
-import { axisLabels, channels, compileMessages, dataRows } from './helpers.js';
+import { axisLabels, channels, compileMessages, dataRows, panelTitleOf, panelsOf } from './helpers.js';
 
 const subtitleOf = (spec: { title?: unknown }): string => {
   const t = spec.title as { subtitle?: string | string[] } | undefined;
   return Array.isArray(t?.subtitle) ? t.subtitle.join(' ') : (t?.subtitle ?? '');
 };
-const sortOf = (spec: unknown, channel: string): unknown => channels(spec).find((c) => c.channel === channel && Array.isArray(c.def.sort))?.def.sort;
+/** The order of a channel's categories: its `sort` array, or the explicit domain of its scale. */
+const sortOf = (spec: unknown, channel: string): unknown => {
+  const def = channels(spec).find((c) => c.channel === channel && (Array.isArray(c.def.sort) || Array.isArray((c.def.scale as { domain?: unknown } | undefined)?.domain)))?.def;
+  return Array.isArray(def?.sort) ? def.sort : (def?.scale as { domain?: unknown } | undefined)?.domain;
+};
 
 describe('crossMarketHeatmap', () => {
   it('labels a row with the global name when markets use different local names, and keeps local names in the cells', () => {
@@ -47,12 +51,14 @@ describe('crossMarketHeatmap', () => {
     expect(sortOf(crossMarketHeatmap(f.crossMarketRows(), { sort: 'name' }), 'y')).toEqual([...order].sort((a, b) => a.localeCompare(b)));
   });
 
-  it('asks which column to show when the rows hold several, and names the choices', () => {
+  it('draws a grid per metric column unless `column` picks one, and names the choices when it is not there', () => {
     const rows = [...f.crossMarketRows(), ...f.crossMarketRows(undefined, { metric: 'esteem', metric_name: 'Esteem', score_type: 'rank', column: 'esteem_rank' })];
-    expect(() => crossMarketHeatmap(rows)).toThrow(UsageError);
-    expect(() => crossMarketHeatmap(rows)).toThrow(/differentiation_rank, esteem_rank.*'column'/);
+    expect(panelsOf(crossMarketHeatmap(rows)).map(panelTitleOf)).toEqual(['Differentiation (percentile rank)', 'Esteem (percentile rank)']);
     expect(() => crossMarketHeatmap(rows, { column: 'knowledge_rank' })).toThrow(DataError);
-    expect(dataRows(crossMarketHeatmap(rows, { column: 'esteem_rank' })).length).toBeGreaterThan(0);
+    expect(() => crossMarketHeatmap(rows, { column: 'knowledge_rank' })).toThrow(/knowledge_rank.*Available: differentiation_rank, esteem_rank/);
+    const one = crossMarketHeatmap(rows, { column: 'esteem_rank' });
+    expect(one).not.toHaveProperty('concat');
+    expect(dataRows(one).length).toBeGreaterThan(0);
   });
 
   it('colours ranks on a diverging scale around 50, high in blue', () => {
@@ -78,7 +84,7 @@ describe('crossMarketBars', () => {
   it('shows one entity, highest market first, with the mean as a rule and local names by their markets', () => {
     const spec = crossMarketBars(f.crossMarketRows(), { entityId: 1 });
     const bars = dataRows(spec).filter((r) => 'market' in r);
-    expect(bars.map((r) => r.market)).toEqual(['Brazil (Elma Chips)', 'United Kingdom (Walkers)', 'United States', 'Germany', 'France', 'Japan']);
+    expect(sortOf(spec, 'y')).toEqual(['Brazil (Elma Chips)', 'United Kingdom (Walkers)', 'United States', 'Germany', 'France', 'Japan']);
     const mean = dataRows(spec).find((r) => 'mean' in r && !('market' in r));
     expect(mean?.mean).toBeCloseTo((71.2 + 55.4 + 48.9 + 62.3 + 12.5 + 88.1) / 6, 6);
     expect(mean?.label).toBe('Mean 56');
