@@ -89,10 +89,10 @@ export function archetypeHeatmap(rows: readonly ArchetypeRow[], options: Archety
     layer: [
       {
         mark: { type: 'rect', stroke: 'white', strokeWidth: 1 },
-        encoding: { color: { field: 'value', type: 'quantitative', title: [what, useRank ? '' : '(100 = average)'].filter(Boolean), scale: colour.scale, legend: { gradientLength: legendLength(brandIds.length, 26) } } },
+        encoding: { color: { field: 'value', type: 'quantitative', title: [what, useRank ? '' : '(100 = average)'].filter(Boolean), scale: colour.scale, legend: { gradientLength: legendLength(brandIds.length, 26), format: '.0f' } } },
       },
       {
-        mark: { type: 'text', baseline: 'middle', fontSize: 10 },
+        mark: { type: 'text', baseline: 'middle', fontSize: 10, aria: false },
         encoding: {
           text: { field: 'value', type: 'quantitative', format: '.0f' },
           color: { condition: { test: colour.darkTest, value: 'white' }, value: '#222222' },

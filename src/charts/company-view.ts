@@ -65,8 +65,9 @@ export function companyView(rows: readonly CompanyRollupRow[], options: CompanyV
       type: 'nominal',
       title: null,
       scale: { domain, range },
-      // Line symbols, dashed for the price, so the legend matches the lines.
-      legend: { orient: 'bottom', direction: 'horizontal', symbolType: 'stroke', symbolStrokeWidth: 2.5, symbolSize: 300 },
+      // Line symbols, dashed for the price, so the legend matches the lines; no legend for one
+      // line (the subtitle names its market).
+      legend: domain.length > 1 ? { orient: 'bottom', direction: 'horizontal', symbolType: 'stroke', symbolStrokeWidth: 2.5, symbolSize: 300 } : null,
     },
     strokeDash: { field: 'series', type: 'nominal', title: null, scale: { domain, range: [...markets.map(() => [1, 0]), [6, 4]] } },
     x: { field: 'year', type: 'ordinal', title: 'Year', sort: years, axis: { labelAngle: 0 } },
@@ -74,7 +75,14 @@ export function companyView(rows: readonly CompanyRollupRow[], options: CompanyV
   const domains = sharedDomains(panels, (p) => p.rows.map((r) => r.value), lineDomain);
   const where = markets.length <= 3 ? markets.join(' and ').replace(/ and (?=.* and )/, ', ') : `${markets.length} markets`;
   const priceWords = `${useAverage ? 'average' : 'year-end'} share price${currency ? ` in ${currency}` : ''}`;
-  const priceAxis = (orient: 'left' | 'right') => ({ field: 'price', type: 'quantitative' as const, title: orient === 'right' ? priceName : null, scale: { zero: false, padding: 8 }, axis: { orient, grid: orient === 'left' } });
+  const priceAxis = (orient: 'left' | 'right') => ({
+    field: 'price',
+    type: 'quantitative' as const,
+    title: priceName,
+    scale: { zero: false, padding: 8 },
+    // Prices to the cent where it matters, whole numbers without trailing zeros on the ticks.
+    axis: { orient, grid: orient === 'left', format: ',.2~f', ...(orient === 'left' ? { title: null } : {}) },
+  });
 
   if (panels.length === 1) {
     const panel = firstRow(panels, 'company view');
@@ -106,7 +114,7 @@ export function companyView(rows: readonly CompanyRollupRow[], options: CompanyV
     $schema: VEGA_LITE_SCHEMA,
     title: chartTitle(
       options,
-      `${first.company_name}: ${panels.length > 2 ? 'brand metrics' : `brand ${metricList(panels).toLowerCase()}`}${priceValues.length > 0 ? ' and share price' : ''}`,
+      `${first.company_name}: ${panels.length > 2 ? 'brand metrics' : `brand ${metricList(panels).toLowerCase()}`}${priceValues.length > 0 ? ', with the share price' : ''}`,
       `${unit === undefined ? 'Metrics' : unit} of its brands in ${where}${priceValues.length > 0 ? `, and the ${priceWords}` : '. No share price: the company is not listed'}.`,
     ),
     config: chartTheme,
@@ -142,7 +150,13 @@ function metricLayer(panel: MetricPanel<CompanyRollupRow>, domains: ReadonlyMap<
       x: lines.x,
       // In a panel the scale is padded as the price's is, so that the top labels sit alike and the
       // panel titles line up across a row.
-      y: { field: 'value', type: 'quantitative', title: yTitle, scale: { domain: domains.get(panel.column) ?? [0, 100], nice: false, ...(yTitle === null ? { padding: 8 } : {}) } },
+      y: {
+        field: 'value',
+        type: 'quantitative',
+        title: panel.title,
+        scale: { domain: domains.get(panel.column) ?? [0, 100], nice: false, ...(yTitle === null ? { padding: 8 } : {}) },
+        axis: { format: scoreFormat(panel.scoreType), ...(yTitle === null ? { title: null } : {}) },
+      },
       color: lines.color,
     },
     layer: [

@@ -60,10 +60,11 @@ export function crossMarketBars(rows: readonly CrossMarketRow[], options: CrossM
   const byValue = (list: readonly CrossMarketRow[]) => [...list].sort((a, b) => (b.value ?? 0) - (a.value ?? 0) || a.market.localeCompare(b.market));
   const order = distinct([...byValue(panels[0]?.rows ?? []), ...[...panels.flatMap((p) => p.rows)].sort((a, b) => a.market.localeCompare(b.market))].map(marketLabel));
   const markets = distinct(panels.flatMap((p) => p.rows.map((r) => r.market))).length;
+  const legend = distinct(panels.flatMap((p) => p.rows.map(positionOf))).length > 1;
 
   if (!multi) {
     const metric = panels[0]?.title ?? '';
-    const panel = barsPanel(panels, 0, { order, width, domain: domains.get(first.column) ?? [0, 100], marketLabel, axisTitle: metric, yTitle: 'Market' });
+    const panel = barsPanel(panels, 0, { order, width, domain: domains.get(first.column) ?? [0, 100], marketLabel, axisTitle: metric, yTitle: 'Market', legend });
     return {
       $schema: VEGA_LITE_SCHEMA,
       title: chartTitle(options, `${name}: ${first.metric_name} across markets`, `${metric}, ${first.year}; the line marks the mean of the ${markets} markets.`),
@@ -90,7 +91,7 @@ export function crossMarketBars(rows: readonly CrossMarketRow[], options: CrossM
       title: panelTitle(p.title, MEAN_LABEL_SPACE),
       width,
       height: options.height ?? { step: 24 },
-      ...barsPanel(panels, i, { order, width, domain: domains.get(p.column) ?? [0, 100], marketLabel, axisTitle: null, yTitle: startsRow(i, columns) ? 'Market' : undefined }),
+      ...barsPanel(panels, i, { order, width, domain: domains.get(p.column) ?? [0, 100], marketLabel, axisTitle: null, yTitle: startsRow(i, columns) ? 'Market' : undefined, legend }),
     })),
   };
 }
@@ -105,6 +106,12 @@ interface PanelLayout {
   axisTitle: string | null;
   /** The market axis title; undefined hides the market axis (panels after the first of a row). */
   yTitle: string | undefined;
+  /** Whether the colours need a legend (bars on both sides of a mean somewhere). */
+  legend: boolean;
+}
+
+function positionOf(r: CrossMarketRow): 'Above the mean' | 'Below the mean' {
+  return (r.diff_from_mean ?? 0) >= 0 ? 'Above the mean' : 'Below the mean';
 }
 
 /** One metric's bars, the mean's rule and label, and value labels placed clear of the rule. */
@@ -126,7 +133,7 @@ function barsPanel(panels: readonly MetricPanel<CrossMarketRow>[], index: number
   const values = panel.rows.map((r) => {
     const value = r.value ?? 0;
     const label = formatScore(value, scoreType);
-    const position = (r.diff_from_mean ?? 0) >= 0 ? 'Above the mean' : 'Below the mean';
+    const position = positionOf(r);
     const place = placeLabel(px(value), base, measureText(label, CHART_FONT_SIZES.mark, false), meanPx);
     return {
       market: layout.marketLabel(r),
@@ -145,7 +152,14 @@ function barsPanel(panels: readonly MetricPanel<CrossMarketRow>[], index: number
     };
   });
 
-  const x = { type: 'quantitative' as const, title: layout.axisTitle, scale: { domain, nice: false } };
+  // The field title names the metric in the marks' descriptions (what screen readers say), even
+  // where the panel's title does so for the eye; the axis format rounds the values there.
+  const x = {
+    type: 'quantitative' as const,
+    title: metric,
+    scale: { domain, nice: false },
+    axis: { format: scoreFormat(scoreType), ...(layout.axisTitle === null ? { title: null } : {}) },
+  };
   const y = {
     field: 'market',
     type: 'nominal' as const,
@@ -156,7 +170,8 @@ function barsPanel(panels: readonly MetricPanel<CrossMarketRow>[], index: number
   const valueFormat = scoreFormat(scoreType, 'tooltip');
   const text = (align: 'left' | 'right') => ({
     transform: [{ filter: `datum.label_align === '${align}'` }],
-    mark: { type: 'text' as const, align, baseline: 'middle' as const },
+    // The labels repeat what the bars' descriptions say: hidden from screen readers.
+    mark: { type: 'text' as const, align, baseline: 'middle' as const, aria: false },
     encoding: {
       x: { ...x, field: 'label_x' },
       text: { field: 'label', type: 'nominal' as const },
@@ -181,7 +196,7 @@ function barsPanel(panels: readonly MetricPanel<CrossMarketRow>[], index: number
                 },
                 {
                   // Above the plot, so the label never sits on a bar.
-                  mark: { type: 'text' as const, align: 'center' as const, baseline: 'bottom' as const, y: -4, color: CHART_COLOURS.reference, fontWeight: 'bold' as const },
+                  mark: { type: 'text' as const, align: 'center' as const, baseline: 'bottom' as const, y: -4, color: CHART_COLOURS.reference, fontWeight: 'bold' as const, aria: false },
                   encoding: { x: { ...x, field: 'mean' }, text: { field: 'label', type: 'nominal' as const } },
                 },
               ],
@@ -210,7 +225,8 @@ function barsPanel(panels: readonly MetricPanel<CrossMarketRow>[], index: number
                 type: 'nominal',
                 title: null,
                 scale: { domain: ['Above the mean', 'Below the mean'], range: [CHART_COLOURS.above, CHART_COLOURS.below] },
-                legend: { orient: 'bottom' },
+                // Bars all on one side (one market: its value is the mean) need no legend.
+                legend: layout.legend ? { orient: 'bottom' } : null,
               },
             },
           },

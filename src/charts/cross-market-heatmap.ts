@@ -198,11 +198,11 @@ function grid(panel: MetricPanel<CrossMarketRow>, colours: ReadonlyMap<string, H
       {
         mark: { type: 'rect', stroke: 'white', strokeWidth: 1 },
         encoding: {
-          color: { field: 'value', type: 'quantitative', title: titles.legendTitle, scale: colour.scale, legend: { orient: 'right', gradientLength: layout.legendLength } },
+          color: { field: 'value', type: 'quantitative', title: titles.legendTitle, scale: colour.scale, legend: { orient: 'right', gradientLength: layout.legendLength, format: scoreFormat(scoreType) } },
         },
       },
       {
-        mark: { type: 'text', baseline: 'middle' },
+        mark: { type: 'text', baseline: 'middle', aria: false },
         encoding: {
           text: { field: 'value', type: 'quantitative', format: scoreFormat(scoreType) },
           color: { condition: { test: colour.darkTest, value: 'white' }, value: '#222222' },

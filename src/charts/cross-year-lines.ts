@@ -136,7 +136,8 @@ export function crossYearLines(rows: readonly CrossYearRow[], options: CrossYear
   );
   const base = { $schema: VEGA_LITE_SCHEMA, title, config: chartTheme };
   const columns = panelColumns(facet ? markets.length : panels.length, options.columns, facet ? 3 : 2);
-  const marketFacet = { field: 'market', type: 'nominal' as const, title: null, sort: markets, header: { labelAnchor: 'start' as const } };
+  // Under a metric's title (rows of market panels), market names are plain: one bold level per figure.
+  const marketFacet = { field: 'market', type: 'nominal' as const, title: null, sort: markets, header: { labelAnchor: 'start' as const, ...(multi ? { labelFontWeight: 'normal' as const } : {}) } };
 
   if (!multi) {
     const panel = firstRow(panels, 'cross-year line chart');
@@ -212,11 +213,12 @@ function linePanel(panel: MetricPanel<CrossYearRow>, yDomain: [number, number], 
       y: {
         field: 'value',
         type: 'quantitative',
-        title: yTitle,
+        // The metric names the values in the marks' descriptions, where a panel title names it for the eye.
+        title: panel.title,
         // Padding and flush labels keep points and the top label inside the panel, where they
         // would otherwise push that panel's header up out of line with the others.
         scale: { domain: yDomain, nice: false, zero: false, padding: 8 },
-        axis: { labelFlush: true },
+        axis: { labelFlush: true, format: scoreFormat(panel.scoreType), ...(yTitle === null ? { title: null } : {}) },
       },
       color: {
         field: 'series',

@@ -50,9 +50,15 @@ export function scoreFormat(scoreType: ScoreType, use: 'label' | 'tooltip' = 'la
   }
 }
 
-/** Formats a number like `scoreFormat(scoreType, 'label')`, for labels computed in JavaScript. */
-export function formatScore(value: number, scoreType: ScoreType): string {
-  const digits = scoreType === 'c' ? 2 : 0;
+/**
+ * Formats a number as `scoreFormat(scoreType, use)` does, for text computed in JavaScript.
+ *
+ * @example
+ * formatScore(3.0999999999999996, 'rank') // '3'
+ * formatScore(3.0999999999999996, 'rank', 'tooltip') // '3.1'
+ */
+export function formatScore(value: number, scoreType: ScoreType, use: 'label' | 'tooltip' = 'label'): string {
+  const digits = scoreType === 'c' ? (use === 'label' ? 2 : 3) : scoreType === 'rank' || scoreType === 'pct' ? (use === 'label' ? 0 : 1) : 0;
   return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 

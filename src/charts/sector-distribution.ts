@@ -7,7 +7,7 @@ import type { ScoreType } from '../schemas/score-types.js';
 import { type ChartOptions, type ChartSpec, type LayeredPanel, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
 import { CHART_PALETTE, chartTheme } from './chart-theme.js';
 import { type MetricPanel, type MetricPanelOptions, metricList, metricPanels, panelColumns, panelTitle, scoreWords, sharedDomains, startsRow } from './metric-panels.js';
-import { lineDomain, scoreFormat } from './metric-title.js';
+import { formatScore, lineDomain, scoreFormat } from './metric-title.js';
 import { distinct, firstRow, pickOne } from './pick-one.js';
 import { uniqueLabels } from './truncate-label.js';
 
@@ -82,7 +82,15 @@ function draw<R extends SectorValueRow | SectorSummaryRow>(rows: readonly R[], o
   );
   const domains = sharedDomains(panels, (p) => p.rows.map(boxes.value), lineDomain);
   const size = { width: options.width ?? (panels.length > 1 ? 220 : 440), height: options.height ?? { step: 34 } };
-  const axisOf = (p: MetricPanel<R>, title: string | null): ValueAxis => ({ field: 'value', type: 'quantitative', title, scale: { domain: domains.get(p.column) ?? [0, 100], nice: false } });
+  // The field title names the metric in the boxes' descriptions (read by screen readers), also in
+  // a panel whose title names it for the eye; the axis format rounds the values there.
+  const axisOf = (p: MetricPanel<R>, shown: boolean): ValueAxis => ({
+    field: 'value',
+    type: 'quantitative',
+    title: p.title,
+    scale: { domain: domains.get(p.column) ?? [0, 100], nice: false },
+    axis: { format: scoreFormat(p.scoreType), ...(shown ? {} : { title: null }) },
+  });
 
   if (panels.length === 1) {
     const panel = firstRow(panels, 'sector distribution');
@@ -91,7 +99,7 @@ function draw<R extends SectorValueRow | SectorSummaryRow>(rows: readonly R[], o
       title: chartTitle(options, `${first.metric_name} by sector`, boxes.subtitle(panel.title, year, markets)),
       config: chartTheme,
       ...size,
-      ...boxes.panel(panel.rows, { order, labels, x: axisOf(panel, panel.title), yTitle: 'Sector', scoreType: panel.scoreType }),
+      ...boxes.panel(panel.rows, { order, labels, x: axisOf(panel, true), yTitle: 'Sector', scoreType: panel.scoreType }),
     };
   }
   const columns = panelColumns(panels.length, options.columns, 4);
@@ -104,7 +112,7 @@ function draw<R extends SectorValueRow | SectorSummaryRow>(rows: readonly R[], o
     concat: panels.map((p, i) => ({
       title: panelTitle(p.title),
       ...size,
-      ...boxes.panel(p.rows, { order, labels, x: axisOf(p, null), yTitle: startsRow(i, columns) ? 'Sector' : undefined, scoreType: p.scoreType }),
+      ...boxes.panel(p.rows, { order, labels, x: axisOf(p, false), yTitle: startsRow(i, columns) ? 'Sector' : undefined, scoreType: p.scoreType }),
     })),
   };
 }
@@ -135,8 +143,9 @@ function sectorOrder(
 interface ValueAxis {
   field: string;
   type: 'quantitative';
-  title: string | null;
+  title: string;
   scale: { domain: [number, number]; nice: false };
+  axis: { format: string; title?: null };
 }
 
 function sectorAxis(layout: PanelLayout) {
@@ -149,28 +158,115 @@ function sectorAxis(layout: PanelLayout) {
   };
 }
 
+/** A box of a box plot: quartiles and whiskers of a sector's values, in the data's units. */
+interface Box {
+  sector: string;
+  sector_name: string;
+  count: number;
+  lo: number;
+  q1: number;
+  median: number;
+  q3: number;
+  hi: number;
+}
+
+/**
+ * The box of `values`: quartiles as the frames compute them (`quantileSorted`, numpy's `linear`);
+ * whiskers at the furthest values within 1.5 × the interquartile range of the box (Tukey), or at
+ * the minimum and maximum.
+ */
+function boxOf(values: readonly number[], extent: 'tukey' | 'min-max'): Omit<Box, 'sector' | 'sector_name'> & { outside: (v: number) => boolean } {
+  const sorted = Float64Array.from(values).sort();
+  const q1 = quantileSorted(sorted, 0.25);
+  const median = quantileSorted(sorted, 0.5);
+  const q3 = quantileSorted(sorted, 0.75);
+  const reach = extent === 'tukey' ? 1.5 * (q3 - q1) : Infinity;
+  const inside = sorted.filter((v) => v >= q1 - reach && v <= q3 + reach);
+  return { count: sorted.length, q1, median, q3, lo: inside[0] ?? q1, hi: inside[inside.length - 1] ?? q3, outside: (v) => v < q1 - reach || v > q3 + reach };
+}
+
+/** The boxes of the rows, one per sector, with the rows outside the whiskers. */
+function boxesOf<R extends { sector_id: number; sector_name: string }>(
+  rows: readonly R[],
+  value: (r: R) => number | null,
+  extent: 'tukey' | 'min-max',
+  labels: ReadonlyMap<number, string>,
+): { boxes: Box[]; outside: R[] } {
+  const bySector = new Map<number, R[]>();
+  for (const r of rows) if (value(r) !== null) bySector.set(r.sector_id, [...(bySector.get(r.sector_id) ?? []), r]);
+  const boxes: Box[] = [];
+  const outside: R[] = [];
+  for (const [id, list] of bySector) {
+    const { outside: isOutside, ...box } = boxOf(list.map((r) => value(r) ?? NaN), extent);
+    const first = list[0];
+    boxes.push({ sector: labels.get(id) ?? first?.sector_name ?? String(id), sector_name: first?.sector_name ?? String(id), ...box });
+    outside.push(...list.filter((r) => isOutside(value(r) ?? NaN)));
+  }
+  return { boxes, outside };
+}
+
+/**
+ * Whiskers, box and median of each sector, drawn from numbers computed here rather than by
+ * Vega-Lite's boxplot, so that tooltips and descriptions print them rounded.
+ */
+function boxLayer(boxes: readonly Box[], layout: PanelLayout, counted: string, opacity: number) {
+  const fmt = scoreFormat(layout.scoreType, 'tooltip');
+  const say = (v: number) => formatScore(v, layout.scoreType, 'tooltip');
+  // What screen readers say of a box: Vega-Lite's own description would print x2 unformatted.
+  const described = boxes.map((b) => ({
+    ...b,
+    description: `${b.sector_name}: median ${say(b.median)}, quartiles ${say(b.q1)} to ${say(b.q3)}, whiskers ${say(b.lo)} to ${say(b.hi)}; ${b.count} ${counted.toLowerCase()}.`,
+  }));
+  const y = sectorAxis(layout);
+  const x = (field: string) => ({ ...layout.x, field });
+  const tooltip = [
+    { field: 'sector_name', type: 'nominal' as const, title: 'Sector' },
+    { field: 'count', type: 'quantitative' as const, title: counted, format: ',d' },
+    { field: 'median', type: 'quantitative' as const, title: 'Median', format: fmt },
+    { field: 'q1', type: 'quantitative' as const, title: 'First quartile', format: fmt },
+    { field: 'q3', type: 'quantitative' as const, title: 'Third quartile', format: fmt },
+    { field: 'lo', type: 'quantitative' as const, title: 'Lower whisker', format: fmt },
+    { field: 'hi', type: 'quantitative' as const, title: 'Upper whisker', format: fmt },
+  ];
+  return {
+    data: { values: described },
+    encoding: { y, tooltip, description: { field: 'description', type: 'nominal' as const } },
+    layer: [
+      // Whiskers out from the box's ends, not through it: a translucent box would show a line inside.
+      { mark: { type: 'rule' as const, color: '#555555' }, encoding: { x: x('lo'), x2: { field: 'q1' } } },
+      { mark: { type: 'rule' as const, color: '#555555' }, encoding: { x: x('q3'), x2: { field: 'hi' } } },
+      { mark: { type: 'bar' as const, height: 18, color: BOX_COLOUR, opacity }, encoding: { x: x('q1'), x2: { field: 'q3' } } },
+      { mark: { type: 'tick' as const, color: '#1A1A1A', thickness: 2, size: 18 }, encoding: { x: x('median') } },
+    ],
+  };
+}
+
 const valueBoxes: Boxes<SectorValueRow> = {
   value: (r) => r.value,
   subtitle: (what, year, markets) => `${what}, ${year}: brands in ${markets.length} market${markets.length > 1 ? 's' : ''} (${markets.join(', ')}).`,
-  panel: (rows, layout) => ({
-    data: {
-      values: rows.map((r) => ({ sector: layout.labels.get(r.sector_id) ?? r.sector_name, sector_name: r.sector_name, value: r.value, brand: r.brand_name, market: r.market })),
-    },
-    layer: [
-      {
-        mark: {
-          type: 'boxplot',
-          extent: 1.5,
-          size: 18,
-          color: BOX_COLOUR,
-          median: { color: '#1A1A1A', strokeWidth: 2 },
-          rule: { color: '#555555' },
-          outliers: { color: '#555555', size: 20 },
+  panel: (rows, layout) => {
+    const { boxes, outside } = boxesOf(rows, (r) => r.value, 'tukey', layout.labels);
+    const fmt = scoreFormat(layout.scoreType, 'tooltip');
+    return {
+      layer: [
+        boxLayer(boxes, layout, 'Brands', 1),
+        {
+          // Brands beyond the whiskers, each a point.
+          data: { values: outside.map((r) => ({ sector: layout.labels.get(r.sector_id) ?? r.sector_name, sector_name: r.sector_name, value: r.value, brand: r.brand_name, market: r.market })) },
+          mark: { type: 'point', color: '#555555', size: 20 },
+          encoding: {
+            y: sectorAxis(layout),
+            x: layout.x,
+            tooltip: [
+              { field: 'brand', type: 'nominal', title: 'Brand' },
+              { field: 'market', type: 'nominal', title: 'Market' },
+              { field: 'value', type: 'quantitative', title: layout.x.title, format: fmt },
+            ],
+          },
         },
-        encoding: { y: sectorAxis(layout), x: layout.x },
-      },
-    ],
-  }),
+      ],
+    };
+  },
 };
 
 const summaryBoxes: Boxes<SectorSummaryRow> = {
@@ -179,25 +275,23 @@ const summaryBoxes: Boxes<SectorSummaryRow> = {
   panel: (rows, layout) => {
     const fmt = scoreFormat(layout.scoreType, 'tooltip');
     const y = sectorAxis(layout);
+    const { boxes } = boxesOf(rows, (r) => r.mean, 'min-max', layout.labels);
     return {
-      data: {
-        values: rows.map((r) => ({
-          sector: layout.labels.get(r.sector_id) ?? r.sector_name,
-          sector_name: r.sector_name,
-          market: r.market,
-          value: r.mean,
-          median: r.median,
-          q1: r.q1,
-          q3: r.q3,
-          count: r.count,
-        })),
-      },
       layer: [
+        boxLayer(boxes, layout, 'Markets', 0.5),
         {
-          mark: { type: 'boxplot', extent: 'min-max', size: 18, color: BOX_COLOUR, opacity: 0.5, median: { color: '#1A1A1A', strokeWidth: 2 }, rule: { color: '#555555' } },
-          encoding: { y, x: layout.x },
-        },
-        {
+          data: {
+            values: rows.map((r) => ({
+              sector: layout.labels.get(r.sector_id) ?? r.sector_name,
+              sector_name: r.sector_name,
+              market: r.market,
+              value: r.mean,
+              median: r.median,
+              q1: r.q1,
+              q3: r.q3,
+              count: r.count,
+            })),
+          },
           mark: { type: 'point', filled: true, size: 36, color: '#1A1A1A', opacity: 0.8 },
           encoding: {
             y,

@@ -75,11 +75,13 @@ export function slopeChart(rows: readonly CrossYearRow[], options: SlopeChartOpt
     type: 'nominal' as const,
     title: 'Change',
     scale: { domain: directions, range: directions.map((d) => palette[d]) },
-    legend: { orient: 'bottom' as const, direction: 'horizontal' as const },
+    // A legend of one colour says nothing: the subtitle says where every line goes instead.
+    legend: directions.length > 1 ? { orient: 'bottom' as const, direction: 'horizontal' as const } : null,
   };
+  const one = directions.length === 1 ? ` ${directions[0] === 'Up' ? 'Every line goes up.' : directions[0] === 'Down' ? 'Every line goes down.' : 'No line changes.'}` : '';
   const layout = { from, to, width, height, color, noun, brand: first.entity_kind === 'brand', max: labelLength(options) };
   const dropped = Math.max(...paired.map((p) => p.dropped));
-  const notes = dropped > 0 ? ` ${dropped} ${noun.toLowerCase()}${dropped > 1 ? 's' : ''} without both values left out${paired.length > 1 ? ' of some panels' : ''}.` : '';
+  const notes = `${one}${dropped > 0 ? ` ${dropped} ${noun.toLowerCase()}${dropped > 1 ? 's' : ''} without both values left out${paired.length > 1 ? ' of some panels' : ''}.` : ''}`;
 
   if (paired.length === 1) {
     const { panel, pairs } = firstRow(paired, 'slope chart');
@@ -173,8 +175,10 @@ function slopePanel(panel: MetricPanel<CrossYearRow>, pairs: readonly Pair[], do
   });
 
   const metric = panel.title;
-  // No value axis: the labels carry the values, and an axis would collide with the left labels.
-  const y = { field: 'value', type: 'quantitative' as const, title: metric, scale: { domain, nice: false, zero: false }, axis: null };
+  // No visible value axis: the labels carry the values, and an axis would collide with the left
+  // labels. The invisible one gives the marks' descriptions (read by screen readers) a format.
+  const hidden = { format: scoreFormat(scoreType), labels: false, ticks: false, domain: false, grid: false, title: null };
+  const y = { field: 'value', type: 'quantitative' as const, title: metric, scale: { domain, nice: false, zero: false }, axis: hidden };
   const labelY = { field: 'label_y', type: 'quantitative' as const, title: metric };
   const x = { field: 'period', type: 'ordinal' as const, title: null, sort: [from, to], scale: { padding: 0 }, axis: { orient: 'top' as const, labelFontWeight: 'bold' as const, labelAngle: 0, domain: false, ticks: false, labelPadding: 8 } };
   const tooltipFormat = scoreFormat(scoreType, 'tooltip');
@@ -206,12 +210,12 @@ function slopePanel(panel: MetricPanel<CrossYearRow>, pairs: readonly Pair[], do
       },
       {
         transform: [{ filter: "datum.side === 'from'" }],
-        mark: { type: 'text', align: 'right', baseline: 'middle', dx: -10, color: '#333333' },
+        mark: { type: 'text', align: 'right', baseline: 'middle', dx: -10, color: '#333333', aria: false },
         encoding: { y: labelY, text: { field: 'label', type: 'nominal' } },
       },
       {
         transform: [{ filter: "datum.side === 'to'" }],
-        mark: { type: 'text', align: 'left', baseline: 'middle', dx: 10, color: '#333333' },
+        mark: { type: 'text', align: 'left', baseline: 'middle', dx: 10, color: '#333333', aria: false },
         encoding: { y: labelY, text: { field: 'label', type: 'nominal' } },
       },
     ],

@@ -287,11 +287,23 @@ describe('archetypeHeatmap', () => {
 describe('sectorDistribution', () => {
   it('draws brand values as box plots, sectors by median', () => {
     const spec = sectorDistribution(f.sectorValueRows());
-    expect(JSON.stringify(spec)).toContain('"boxplot"');
-    expect(dataRows(spec).length).toBe(f.sectorValueRows().length);
+    const boxes = dataRows(spec).filter((r) => 'q1' in r);
+    expect(boxes).toHaveLength(5);
+    expect(boxes.reduce((n, b) => n + Number(b.count), 0)).toBe(f.sectorValueRows().length);
     const order = sortOf(spec, 'y') as string[];
     expect(order).toHaveLength(5);
     expect(order).toContain('Technology & Telecommun…');
+  });
+
+  it('computes quartiles as the frames do, whiskers within 1.5 interquartile ranges, and draws brands beyond them as points', () => {
+    const template = f.sectorValueRows()[0];
+    if (!template) throw new Error('fixture');
+    const values = [10, 20, 30, 40, 50, 60, 70, 200];
+    const rows = values.map((value, i) => ({ ...template, brand_id: i, brand_name: `b${i}`, value }));
+    const spec = sectorDistribution(rows);
+    // numpy's linear quantiles: q1 = 27.5, median 45, q3 = 62.5; reach 1.5 x 35 = 52.5.
+    expect(dataRows(spec).find((r) => 'q1' in r)).toMatchObject({ q1: 27.5, median: 45, q3: 62.5, lo: 10, hi: 70, count: 8 });
+    expect(dataRows(spec).filter((r) => 'brand' in r).map((r) => r.value)).toEqual([200]);
   });
 
   it('orders sectors by their median (interpolated for even counts), not their mean', () => {
@@ -309,7 +321,10 @@ describe('sectorDistribution', () => {
 
   it('draws summaries as the spread of market means, a point per market', () => {
     const spec = sectorDistribution(f.sectorSummaryRows());
-    expect(dataRows(spec)).toHaveLength(5 * 4);
+    expect(dataRows(spec).filter((r) => 'market' in r)).toHaveLength(5 * 4);
+    // Boxes from the lowest market mean to the highest.
+    const means = f.sectorSummaryRows().filter((r) => r.sector_id === 1).map((r) => r.mean ?? NaN);
+    expect(dataRows(spec).find((r) => 'q1' in r && r.sector_name === 'Food & Drink')).toMatchObject({ lo: Math.min(...means), hi: Math.max(...means), count: 4 });
     expect(channels(spec).some((c) => c.channel === 'tooltip' && c.field === 'market')).toBe(true);
   });
 });

@@ -157,9 +157,13 @@ export function svgTexts(svg: string): string[] {
   return [...svg.matchAll(/<(text|tspan)\b[^>]*>([^<]*)</g)].map((m) => m[2] ?? '').filter((t) => t !== '');
 }
 
-/** Texts of a rendered SVG that print a number unrounded. */
+/**
+ * Texts of a rendered SVG that print a number unrounded: the text drawn, and the descriptions of
+ * marks and axes that screen readers read out (`aria-label`).
+ */
 export function unroundedSvgText(svg: string): string[] {
-  return svgTexts(svg).filter((t) => LONG_FLOAT.test(t));
+  const aria = [...svg.matchAll(/aria-label="([^"]*)"/g)].map((m) => m[1] ?? '');
+  return [...svgTexts(svg), ...aria].filter((t) => LONG_FLOAT.test(t));
 }
 
 /** The panels of a small-multiples spec (`concat`), or the spec itself as one panel. */
