@@ -7,7 +7,6 @@
  */
 import type { MetricKey } from '../frames/types.js';
 import { SCORE_TYPES, type ScoreType } from '../schemas/score-types.js';
-import type { ChartSpec } from './chart-spec.js';
 import { CHART_FONT_SIZES } from './chart-theme.js';
 import { metricTitle } from './metric-title.js';
 import { firstRow, pickOne } from './pick-one.js';
@@ -140,9 +139,6 @@ export function startsRow(index: number, columns: number): boolean {
 export function inLastRow(index: number, count: number, columns: number): boolean {
   return Math.floor(index / columns) === Math.floor((count - 1) / columns);
 }
-
-/** One panel of a concatenated chart, as Vega-Lite types it. */
-export type ConcatPanel = Extract<ChartSpec, { concat: unknown }>['concat'][number];
 
 /**
  * The metrics of the panels in words for a title: `Differentiation, relevance and esteem`, or

@@ -21,12 +21,8 @@ import {
 import { measureText } from '../../src/charts/measure-text.js';
 import type { CrossMarketRow, CrossYearRow } from '../../src/frames/types.js';
 import * as f from './fixtures.js';
-import { axisLabels, channels, compileMessages, dataRows, panelTitleOf, panelsOf } from './helpers.js';
+import { axisLabels, channels, compileMessages, dataRows, panelsOf, panelTitleOf, subtitleOf } from './helpers.js';
 
-const subtitleOf = (spec: { title?: unknown }): string => {
-  const t = spec.title as { subtitle?: string | string[] } | undefined;
-  return Array.isArray(t?.subtitle) ? t.subtitle.join(' ') : (t?.subtitle ?? '');
-};
 /** The order of a channel's categories: its `sort` array, or the explicit domain of its scale. */
 const sortOf = (spec: unknown, channel: string): unknown => {
   const def = channels(spec).find((c) => c.channel === channel && (Array.isArray(c.def.sort) || Array.isArray((c.def.scale as { domain?: unknown } | undefined)?.domain)))?.def;

@@ -22,12 +22,8 @@ import { CHART_FONT_SIZES } from '../../src/charts/chart-theme.js';
 import { measureText } from '../../src/charts/measure-text.js';
 import type { CrossMarketRow, CrossYearRow } from '../../src/frames/types.js';
 import * as f from './fixtures.js';
-import { axisLabels, channels, compileMessages, dataRows, unroundedSvgText, unroundedText } from './helpers.js';
+import { axisLabels, channels, compileMessages, dataRows, subtitleOf, unroundedSvgText, unroundedText } from './helpers.js';
 
-const subtitleOf = (spec: { title?: unknown }): string => {
-  const t = spec.title as { subtitle?: string | string[] } | undefined;
-  return Array.isArray(t?.subtitle) ? t.subtitle.join(' ') : (t?.subtitle ?? '');
-};
 /** The markup of the first x axis's labels in a rendered SVG. */
 const xLabelGroup = (svg: string): string => {
   const at = svg.indexOf('aria-label="X-axis');

@@ -178,3 +178,9 @@ export function panelTitleOf(panel: Record<string, unknown>): string | undefined
   const t = panel.title;
   return typeof t === 'string' ? t : isRecord(t) && typeof t.text === 'string' ? t.text : undefined;
 }
+
+/** A spec's subtitle as one line of text. */
+export function subtitleOf(spec: { title?: unknown }): string {
+  const t = spec.title as { subtitle?: string | string[] } | undefined;
+  return Array.isArray(t?.subtitle) ? t.subtitle.join(' ') : (t?.subtitle ?? '');
+}
