@@ -46,7 +46,10 @@ export function crossMarketBars(rows: readonly CrossMarketRow[], options: CrossM
   firstRow(rows, 'cross-market bar chart');
   const entityId = pickOne(rows.map((r) => r.entity_id), options.entityId, 'entity', 'entityId');
   const ofEntity = rows.filter((r) => r.entity_id === entityId);
-  const panels = metricPanels(ofEntity, options.column, 'cross-market bar chart').map((p) => ({ ...p, rows: p.rows.filter((r) => r.value !== null) }));
+  // A metric the entity has no value for gets no panel (an empty one would say less than none).
+  const panels = metricPanels(ofEntity, options.column, 'cross-market bar chart')
+    .map((p) => ({ ...p, rows: p.rows.filter((r) => r.value !== null) }))
+    .filter((p) => p.rows.length > 0);
   const first = firstRow(panels.flatMap((p) => p.rows), 'cross-market bar chart');
   const name = entityNames(ofEntity).get(entityKey(first)) ?? first.entity_name;
   const multi = panels.length > 1;

@@ -76,10 +76,10 @@ type SeriesBy = 'entity' | 'market' | 'entity-market';
  */
 export function crossYearLines(rows: readonly CrossYearRow[], options: CrossYearLinesOptions = {}): ChartSpec {
   const wanted = options.entityIds === undefined ? undefined : new Set(options.entityIds);
-  const panels = metricPanels(rows, options.column, 'cross-year line chart').map((p) => ({
-    ...p,
-    rows: p.rows.filter((r) => r.value !== null && (wanted === undefined || wanted.has(r.entity_id))),
-  }));
+  // A metric without a value for the entities asked for gets no panel.
+  const panels = metricPanels(rows, options.column, 'cross-year line chart')
+    .map((p) => ({ ...p, rows: p.rows.filter((r) => r.value !== null && (wanted === undefined || wanted.has(r.entity_id))) }))
+    .filter((p) => p.rows.length > 0);
   const picked = panels.flatMap((p) => p.rows);
   const first = firstRow(picked, 'cross-year line chart');
   const markets = distinct(picked.map((r) => r.market)).sort((a, b) => a.localeCompare(b));

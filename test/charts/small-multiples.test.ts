@@ -135,3 +135,12 @@ describe('ambiguous rows', () => {
     expect(() => sectorDistribution([...sectorValues, ...sectorValues.map((r) => ({ ...r, year: 2023 }))])).toThrow(/'year'/);
   });
 });
+
+describe('a metric without values', () => {
+  it('gets no panel rather than an empty one', () => {
+    const rows = [...crossMarket, ...asMetric(f.crossMarketRows(), 'usage', 'Usage', 0).map((r) => ({ ...r, value: r.entity_id === 1 ? null : r.value }))];
+    expect(panelsOf(crossMarketBars(rows, { entityId: 1 })).map(panelTitleOf)).toEqual(TITLES);
+    const lines = [...crossYear, ...asMetric(f.crossYearRows(), 'usage', 'Usage', 0).filter((r) => r.entity_id !== 2)];
+    expect(panelsOf(crossYearLines(lines, { entityIds: [2] })).map(panelTitleOf)).toEqual(TITLES);
+  });
+});
