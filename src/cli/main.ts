@@ -15,7 +15,10 @@ import {
 import { emulatorHelp, runEmulator } from './commands/emulator.js';
 import { fetchHelp, runFetch } from './commands/fetch.js';
 import { healthHelp, runHealth } from './commands/health.js';
+import { reportHelp, runReportCommand } from './commands/report.js';
+import { runTemplates, templatesHelp } from './commands/templates.js';
 import { EXIT, type CliIo } from './io.js';
+import { toolkitVersion } from '../version.js';
 
 interface Command {
   summary: string;
@@ -25,6 +28,8 @@ interface Command {
 
 const commands: Record<string, Command> = {
   fetch: { summary: 'Fetch every record of a resource as JSON, NDJSON or CSV', help: fetchHelp, run: runFetch },
+  report: { summary: 'Build a report (Excel workbook and HTML) from a template', help: reportHelp, run: runReportCommand },
+  templates: { summary: 'List, show and validate report templates', help: templatesHelp, run: runTemplates },
   health: { summary: 'Check whether the service is up', help: healthHelp, run: runHealth },
   emulator: { summary: 'Serve the embedded Brand Data Service emulator', help: emulatorHelp, run: runEmulator },
 };
@@ -80,7 +85,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
-    io.stdout.write('brandscape-kit 0.1.0\n');
+    io.stdout.write(`brandscape-kit ${toolkitVersion()}\n`);
     return EXIT.ok;
   }
   const command = commands[name];

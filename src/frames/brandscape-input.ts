@@ -90,4 +90,38 @@ export interface BrandscapeSelection {
   sectors?: readonly number[];
   /** Markets to keep: country ids, ISO alpha-2 codes or names (default: every market in the rows). */
   markets?: readonly (number | string)[];
+  /**
+   * Years, markets, brands, companies or sectors asked for that have no rows: `error` (default)
+   * throws a DataError naming them and what there is; `note` leaves them out, lists them in the
+   * result's `meta.missing` and says so in its notes (for scheduled reports, where a market whose
+   * study is not released yet should not stop the run). A selection left with no rows at all is an
+   * error either way.
+   */
+  missing?: 'error' | 'note';
+}
+
+/**
+ * What a comparison was asked for and found no data for. `years`, `markets`, `brands`, `companies`
+ * and `sectors` had no rows at all in the selection (only with `missing: 'note'`); `cells` are
+ * entities that have rows in the comparison but none in some of its markets or periods (always
+ * listed: such a cell has no result row, rather than a row with a null value).
+ */
+export interface MissingData {
+  readonly years: readonly number[];
+  /** As asked for (an ISO code, a name or an id). */
+  readonly markets: readonly (number | string)[];
+  readonly brands: readonly number[];
+  readonly companies: readonly number[];
+  readonly sectors: readonly number[];
+  readonly cells: readonly MissingCell[];
+}
+
+/** An entity without a value in one market and period of a comparison. */
+export interface MissingCell {
+  readonly entity_id: number;
+  readonly entity_name: string;
+  readonly market: string;
+  readonly country_code: string;
+  /** The year, or the period label (`2024 Q2`) of a wave. */
+  readonly period: string;
 }

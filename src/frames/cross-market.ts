@@ -4,10 +4,11 @@
  */
 import { DataError } from '../errors.js';
 import type { ScoreType } from '../schemas/score-types.js';
-import type { BrandscapeInput, BrandscapeSelection } from './brandscape-input.js';
+import type { BrandscapeInput, BrandscapeSelection, MissingData } from './brandscape-input.js';
 import { dedupeInfo, keepMask, type DedupeInfo } from './dedupe.js';
 import { entityOf } from './entity-of.js';
 import type { FrameMeta, FrameTable } from './frame-table.js';
+import { missingCells, missingCellsNote, toMissingData } from './missing-cells.js';
 import { brandGroups, brandWeightsNote, cellValues, groupValues, periodRows } from './period-cells.js';
 import { prepareBrandscape, marketFields, metricFields } from './prepare-brandscape.js';
 import { resolveColumns, scoreTypeNotes } from './resolve-columns.js';
@@ -35,6 +36,8 @@ export interface CrossMarketMeta extends FrameMeta {
   readonly scoreTypes: readonly ScoreType[];
   readonly markets: readonly string[];
   readonly dedupe: DedupeInfo;
+  /** Markets, brands (...) asked for without data, and the markets where an entity has no rows. */
+  readonly missing: MissingData;
 }
 
 const SCHEMA: ResultSchema = {
@@ -77,14 +80,22 @@ export function crossMarket(input: BrandscapeInput, options: CrossMarketOptions)
   if (by !== 'brand') notes.push(brandWeightsNote(by));
   const groups = brandGroups(prep, setup, entity.ids);
 
-  // Groups of each entity (its markets), in first-appearance order.
+  // Groups of each entity (its markets), in first-appearance order, and the markets they cover.
   const groupsOfEntity = new Map<number, number[]>();
+  const cellsOfEntity = new Map<number, Set<string>>();
   for (let g = 0; g < groups.count; g++) {
-    const id = entity.ids[groups.firstRow[g]!]!;
+    const row = groups.firstRow[g]!;
+    const id = entity.ids[row]!;
     const list = groupsOfEntity.get(id);
     if (list) list.push(g);
     else groupsOfEntity.set(id, [g]);
+    const cells = cellsOfEntity.get(id) ?? new Set<string>();
+    cells.add(`${setup.country[row]!}:${setup.period[row]!}`);
+    cellsOfEntity.set(id, cells);
   }
+  const nameOf = (id: number) => entity.globalName(groups.firstRow[groupsOfEntity.get(id)![0]!]!);
+  const absent = missingCells(prep, setup, cellsOfEntity, nameOf, 'every-market');
+  notes.push(...missingCellsNote(absent));
 
   const out: CrossMarketRow[] = [];
   for (const info of columns) {
@@ -135,5 +146,6 @@ export function crossMarket(input: BrandscapeInput, options: CrossMarketOptions)
     scoreTypes: [...new Set(columns.map((c) => c.scoreType))],
     markets: [...new Set(out.map((r) => r.market))].sort(),
     dedupe: dedupeInfo(prep, setup.rows, columns, mode),
+    missing: toMissingData(selected.missing, absent),
   });
 }

@@ -3,10 +3,11 @@
  * year-on-year change, change over the span, and a trend direction.
  */
 import type { ScoreType } from '../schemas/score-types.js';
-import type { BrandscapeInput, BrandscapeSelection } from './brandscape-input.js';
+import type { BrandscapeInput, BrandscapeSelection, MissingData } from './brandscape-input.js';
 import { dedupeInfo, keepMask, type DedupeInfo } from './dedupe.js';
 import { entityOf } from './entity-of.js';
 import type { FrameMeta, FrameTable } from './frame-table.js';
+import { missingCells, missingCellsNote, periodLabel, toMissingData } from './missing-cells.js';
 import { brandGroups, brandWeightsNote, cellValues, groupValues, periodRows, type PeriodMode } from './period-cells.js';
 import { prepareBrandscape, marketFields, metricFields } from './prepare-brandscape.js';
 import { resolveColumns, scoreTypeNotes } from './resolve-columns.js';
@@ -44,6 +45,8 @@ export interface CrossYearMeta extends FrameMeta {
   readonly columns: readonly string[];
   readonly flatTolerance: Readonly<Record<string, number>>;
   readonly dedupe: DedupeInfo;
+  /** Years, markets, brands (...) asked for without data, and the periods of a market where an entity has no rows. */
+  readonly missing: MissingData;
 }
 
 export const DEFAULT_FLAT_TOLERANCE: Readonly<Record<ScoreType, number>> = {
@@ -109,6 +112,18 @@ export function crossYear(input: BrandscapeInput, options: CrossYearOptions): Fr
     else series.set(key, [g]);
   }
   for (const list of series.values()) list.sort((a, b) => setup.period[groups.firstRow[a]!]! - setup.period[groups.firstRow[b]!]!);
+  const cellsOfEntity = new Map<number, Set<string>>();
+  const rowOfEntity = new Map<number, number>();
+  for (let g = 0; g < groups.count; g++) {
+    const row = groups.firstRow[g]!;
+    const id = entity.ids[row]!;
+    const cells = cellsOfEntity.get(id) ?? new Set<string>();
+    cells.add(`${setup.country[row]!}:${setup.period[row]!}`);
+    cellsOfEntity.set(id, cells);
+    if (!rowOfEntity.has(id)) rowOfEntity.set(id, row);
+  }
+  const absent = missingCells(prep, setup, cellsOfEntity, (id) => entity.globalName(rowOfEntity.get(id)!), 'own-markets');
+  notes.push(...missingCellsNote(absent));
 
   const tolerance = (type: ScoreType) =>
     typeof options.flatTolerance === 'number' ? options.flatTolerance : (options.flatTolerance?.[type] ?? DEFAULT_FLAT_TOLERANCE[type]);
@@ -135,7 +150,7 @@ export function crossYear(input: BrandscapeInput, options: CrossYearOptions): Fr
           ...marketFields(study),
           ...metricFields(info),
           year,
-          period: quarter > 0 ? `${year} Q${quarter}` : String(year),
+          period: periodLabel(code),
           period_order: quarter > 0 ? year + (quarter - 1) / 4 : year,
           value: orNull(v),
           change: orNull(v - previous),
@@ -166,5 +181,6 @@ export function crossYear(input: BrandscapeInput, options: CrossYearOptions): Fr
     columns: columns.map((c) => c.column),
     flatTolerance: Object.fromEntries(columns.map((c) => [c.column, tolerance(c.scoreType)])),
     dedupe: dedupeInfo(prep, setup.rows, columns, mode),
+    missing: toMissingData(selected.missing, absent),
   });
 }

@@ -20,16 +20,37 @@ export interface LoadComparisonOptions {
   metricGroupKeys?: readonly string[];
   /** Audience (default 1, All Adults). */
   audience?: number;
+  /**
+   * Load only the rows of these brands, or of the brands of these companies or sectors (the
+   * service's `filter[brands]`, `filter[companies]`, `filter[sectors]`), instead of every brand of
+   * the studies: a comparison of three brands needs three brands' rows. Several narrow together.
+   */
+  only?: { brands?: readonly number[]; companies?: readonly number[]; sectors?: readonly number[] };
   /** Also load these companies with their annual results and stock prices (for `companyRollup`). */
   companies?: readonly number[];
   /** Loader options for the brandscape rows (progress, signal, concurrency). */
   load?: FetchAllOptions;
 }
 
+/** One request `loadComparisonInput` made, for provenance (a report's About sheet lists them). */
+export interface LoadedQuery {
+  /** The resource, as the service's path names it, e.g. `brandscape-data`. */
+  readonly resource: string;
+  /** What it asked for, e.g. `{ filter: { country_code: ['GB'], ... }, include: [...] }`. */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** Records it returned. */
+  readonly records: number;
+}
+
+/** What `loadComparisonInput` returns besides the data: the queries behind it. */
+export interface LoadedProvenance {
+  readonly queries: readonly LoadedQuery[];
+}
+
 type Client = Pick<BrandscapeClient, 'brandscape' | 'studies' | 'brands' | 'companies' | 'stockPrices' | 'metricCatalogue'>;
 
 /**
- * Loads brandscape rows (country x year x audience, with brand, sector and company included; returned
+ * Loads brandscape rows (country x year x audience, or only some brands' rows; with brand, sector and company included; returned
  * as a `FrameTable`, so the records themselves can be collected), the studies with their country and year, the brands (global names, `share_of_company`) and the metric
  * catalogue; with `companies`, also those companies' annual results and stock prices. The loads run
  * concurrently; when one fails, or `load.signal` aborts, the others are aborted and the first error is thrown.
@@ -38,14 +59,18 @@ type Client = Pick<BrandscapeClient, 'brandscape' | 'studies' | 'brands' | 'comp
  * const client = createClient({ baseUrl: emulator.url, token: emulator.token });
  * const input = await loadComparisonInput(client, { countryCodes: ['GB', 'DE', 'FR'], years: [2024], metricKeys: ['differentiation'] });
  * crossMarket(input, { year: 2024, metrics: ['differentiation'] });
+ * const three = await loadComparisonInput(client, { countryCodes: ['GB', 'DE'], years: [2024], metricGroupKeys: ['pillars'], only: { brands: [6, 23, 305] } });
+ * three.queries; // [{ resource: 'brandscape-data', params: {...}, records: 6 }, ...]
  * const withCompanies = await loadComparisonInput(client, { countryCodes: ['GB'], years: [2022, 2023, 2024], metricKeys: ['esteem'], companies: [1520] });
  * companyRollup(withCompanies, { companies: [1520], metrics: ['esteem'] });
  */
-export async function loadComparisonInput(client: Client, options: LoadComparisonOptions & { companies: readonly number[] }): Promise<CompanyInput>;
-export async function loadComparisonInput(client: Client, options: LoadComparisonOptions): Promise<BrandscapeInput>;
-export async function loadComparisonInput(client: Client, options: LoadComparisonOptions): Promise<BrandscapeInput | CompanyInput> {
+export async function loadComparisonInput(client: Client, options: LoadComparisonOptions & { companies: readonly number[] }): Promise<CompanyInput & LoadedProvenance>;
+export async function loadComparisonInput(client: Client, options: LoadComparisonOptions): Promise<BrandscapeInput & LoadedProvenance>;
+export async function loadComparisonInput(client: Client, options: LoadComparisonOptions): Promise<(BrandscapeInput | CompanyInput) & LoadedProvenance> {
   const codes = [...options.countryCodes];
   const years = [...options.years];
+  const only = options.only ?? {};
+  const brandIds = only.brands === undefined ? undefined : [...only.brands];
   // Every load gets one signal, aborted when the caller's is or when any load fails: the loads run
   // concurrently, and without it the others would go on fetching pages nobody will read.
   const controller = new AbortController();
@@ -54,38 +79,56 @@ export async function loadComparisonInput(client: Client, options: LoadCompariso
   if (caller?.aborted) controller.abort(caller.reason);
   else caller?.addEventListener('abort', onCallerAbort, { once: true });
   const { signal } = controller;
-  const settle = <T>(load: Promise<T>): Promise<T> =>
-    load.catch((error: unknown) => {
-      controller.abort(error);
-      throw error;
-    });
+  const queries: LoadedQuery[] = [];
+  /** Runs one load, records it, and aborts the others when it fails. */
+  const settle = <T>(resource: string, params: Record<string, unknown>, load: Promise<readonly T[]>): Promise<readonly T[]> =>
+    load.then(
+      (records) => {
+        queries.push({ resource, params, records: records.length });
+        return records;
+      },
+      (error: unknown) => {
+        controller.abort(error);
+        throw error;
+      },
+    );
   try {
+    const rowParams = {
+      filter: {
+        country_code: codes,
+        year_number: years,
+        audiences: options.audience ?? 1,
+        ...(brandIds ? { brands: brandIds } : {}),
+        ...(only.companies ? { companies: [...only.companies] } : {}),
+        ...(only.sectors ? { sectors: [...only.sectors] } : {}),
+      },
+      ...(options.metricKeys ? { metricKeys: options.metricKeys } : {}),
+      ...(options.metricGroupKeys ? { metricGroupKeys: options.metricGroupKeys } : {}),
+      include: ['brand', 'sector', 'company'] as const,
+    };
+    const studyParams = { filter: { country_codes: codes, year_numbers: years }, include: ['country', 'year'] as const };
+    const brandParams = { filter: { country_codes: codes, year_numbers: years, ...(brandIds ? { id: brandIds } : {}) }, include: ['company', 'sector'] as const };
     const [catalogue, rows, studies, brands] = await Promise.all([
-      settle(client.metricCatalogue({ signal })),
-      settle(
-        client.brandscape.all(
-          {
-            filter: { country_code: codes, year_number: years, audiences: options.audience ?? 1 },
-            ...(options.metricKeys ? { metricKeys: options.metricKeys } : {}),
-            ...(options.metricGroupKeys ? { metricGroupKeys: options.metricGroupKeys } : {}),
-            include: ['brand', 'sector', 'company'],
-          },
-          { ...options.load, signal },
-        ),
-      ),
-      settle(client.studies.all({ filter: { country_codes: codes, year_numbers: years }, include: ['country', 'year'] }, { signal })),
-      settle(client.brands.all({ filter: { country_codes: codes, year_numbers: years }, include: ['company', 'sector'] }, { signal })),
+      client.metricCatalogue({ signal }).catch((error: unknown) => {
+        controller.abort(error);
+        throw error;
+      }),
+      settle('brandscape-data', rowParams, client.brandscape.all(rowParams, { ...options.load, signal })),
+      settle('studies', studyParams, client.studies.all(studyParams, { signal })),
+      settle('brands', brandParams, client.brands.all(brandParams, { signal })),
     ]);
     // The rows become a table at once: the comparisons read tables, and 1,000,000 loaded records
     // left on the heap make every later garbage collection slower (see group-index.ts).
     const input: BrandscapeInput = { rows: toTable(rows, { metricColumns: catalogue.columns.allColumns, source: 'brandscape' }), catalogue, studies, brands };
-    if (!options.companies) return input;
+    if (!options.companies) return { ...input, queries };
     const ids = [...options.companies];
+    const companyParams = { filter: { id: ids }, include: ['financials'] as const };
+    const priceParams = { filter: { companies: ids }, include: ['company', 'stock_exchange'] as const };
     const [companies, stockPrices] = await Promise.all([
-      settle(client.companies.all({ filter: { id: ids }, include: ['financials'] }, { signal })),
-      settle(client.stockPrices.all({ filter: { companies: ids }, include: ['company', 'stock_exchange'] }, { signal })),
+      settle('companies', companyParams, client.companies.all(companyParams, { signal })),
+      settle('stock-prices', priceParams, client.stockPrices.all(priceParams, { signal })),
     ]);
-    return { ...input, companies, stockPrices };
+    return { ...input, companies, stockPrices, queries };
   } finally {
     caller?.removeEventListener('abort', onCallerAbort);
   }

@@ -1,7 +1,7 @@
 /**
  * `selectRows`: the rows a comparison works on (one audience, years, markets, brand, company and
  * sector filters), with a DataError naming what is missing and what there is whenever a step
- * empties the selection.
+ * empties the selection, or (with `missing: 'note'`) a list of what was asked for and not found.
  */
 import { DataError } from '../errors.js';
 import type { BrandscapeSelection } from './brandscape-input.js';
@@ -9,17 +9,40 @@ import { entityIds } from './entity-of.js';
 import { INT_NULL } from './frame-table.js';
 import type { PreparedBrandscape, StudyInfo } from './prepare-brandscape.js';
 
+/** What `selectRows` was asked for and found no rows for (filled only with `missing: 'note'`). */
+export interface MissingSelection {
+  years: number[];
+  markets: (number | string)[];
+  brands: number[];
+  companies: number[];
+  sectors: number[];
+}
+
+type Selection = Pick<BrandscapeSelection, 'audience' | 'markets' | 'brands' | 'companies' | 'sectors' | 'missing'>;
+
+/**
+ * Records what is absent (`missing: 'note'`) or throws the DataError that names it (the default).
+ */
+function absentOrThrow<T>(selection: Selection, absent: readonly T[], list: T[], error: () => DataError): void {
+  if (absent.length === 0) return;
+  if (selection.missing !== 'note') throw error();
+  list.push(...absent);
+}
+
 /**
  * The rows a comparison works on: one audience, the given years (each must have rows), the given
  * markets (each must have rows in those years) and the entity filters. Every step that empties the
- * selection throws a DataError naming what is missing and what there is.
+ * selection throws a DataError naming what is missing and what there is; with `missing: 'note'`
+ * what has no rows is left out and returned in `missing` instead (a selection with no rows at all
+ * is still an error).
  */
 export function selectRows(
   prep: PreparedBrandscape,
-  selection: Pick<BrandscapeSelection, 'audience' | 'markets' | 'brands' | 'companies' | 'sectors'>,
+  selection: Selection,
   years: readonly number[] | undefined,
-): { rows: Int32Array; audience: number; notes: string[] } {
+): { rows: Int32Array; audience: number; notes: string[]; missing: MissingSelection } {
   const notes: string[] = [];
+  const missing: MissingSelection = { years: [], markets: [], brands: [], companies: [], sectors: [] };
   const audience = selection.audience ?? 1;
   if (selection.audience === undefined) {
     const audiences = new Set(prep.audienceId);
@@ -29,32 +52,48 @@ export function selectRows(
   let context = '';
   if (years !== undefined) {
     if (years.length === 0) throw new DataError('No years selected.', ['years'], availableYears(prep, rows).map(String));
-    const wanted = new Set(years);
     const present = availableYears(prep, rows);
     const absent = years.filter((y) => !present.includes(y));
-    if (absent.length > 0) {
-      throw new DataError(`No rows for ${absent.length > 1 ? 'years' : 'year'} ${absent.join(', ')} (audience ${audience}).`, absent.map(String), present.map(String));
-    }
+    absentOrThrow(selection, absent, missing.years, () =>
+      new DataError(`No rows for ${absent.length > 1 ? 'years' : 'year'} ${absent.join(', ')} (audience ${audience}).`, absent.map(String), present.map(String)),
+    );
+    const wanted = new Set(years);
     const out: number[] = [];
     for (let k = 0; k < rows.length; k++) if (wanted.has(prep.studies.get(prep.studyId[rows[k]!]!)!.year)) out.push(rows[k]!);
     rows = Int32Array.from(out);
     context = ` in ${years.join(', ')}`;
   }
-  const markets = resolveMarkets(prep, selection.markets, rows, context);
+  const markets = resolveMarkets(prep, selection, rows, context, missing);
   if (markets) {
     const out: number[] = [];
     for (let k = 0; k < rows.length; k++) if (markets.has(prep.studies.get(prep.studyId[rows[k]!]!)!.countryId)) out.push(rows[k]!);
     rows = Int32Array.from(out);
   }
-  rows = entityFilter(prep, rows, selection);
+  rows = entityFilter(prep, rows, selection, missing);
   if (rows.length === 0) {
     throw new DataError('The selection has no rows: no brand passes every filter in the selected markets and years.', ['rows'], availableMarkets(prep, audienceRows(prep, audience)));
   }
-  return { rows, audience, notes };
+  notes.push(...missingNotes(missing));
+  return { rows, audience, notes, missing };
+}
+
+/** The notes that say what was asked for and had no rows. */
+function missingNotes(missing: MissingSelection): string[] {
+  const notes: string[] = [];
+  const say = (what: string, values: readonly (number | string)[]) => {
+    if (values.length > 0) notes.push(`No data for the ${what} ${values.join(', ')}: left out.`);
+  };
+  say(missing.years.length > 1 ? 'years' : 'year', missing.years);
+  say(missing.markets.length > 1 ? 'markets' : 'market', missing.markets);
+  say(missing.brands.length > 1 ? 'brands' : 'brand', missing.brands);
+  say(missing.companies.length > 1 ? 'companies' : 'company', missing.companies);
+  say(missing.sectors.length > 1 ? 'sectors' : 'sector', missing.sectors);
+  return notes;
 }
 
 /** Resolves market filters (ids, ISO codes or names) to country ids, naming the ones without rows. */
-function resolveMarkets(prep: PreparedBrandscape, markets: readonly (number | string)[] | undefined, rows: Int32Array, context: string): Set<number> | undefined {
+function resolveMarkets(prep: PreparedBrandscape, selection: Selection, rows: Int32Array, context: string, absentList: MissingSelection): Set<number> | undefined {
+  const markets = selection.markets;
   if (markets === undefined) return undefined;
   if (markets.length === 0) throw new DataError(`No markets selected${context}.`, ['markets'], availableMarkets(prep, rows));
   const present = new Map<number, StudyInfo>();
@@ -63,15 +102,17 @@ function resolveMarkets(prep: PreparedBrandscape, markets: readonly (number | st
     present.set(s.countryId, s);
   }
   const out = new Set<number>();
-  const missing: string[] = [];
+  const missing: (number | string)[] = [];
   for (const m of markets) {
     const match = [...present.values()].find((s) =>
       typeof m === 'number' ? s.countryId === m : s.countryCode.toUpperCase() === m.toUpperCase() || s.market.toLowerCase() === m.toLowerCase(),
     );
     if (match) out.add(match.countryId);
-    else missing.push(String(m));
+    else missing.push(m);
   }
-  if (missing.length > 0) throw new DataError(`No rows for market${missing.length > 1 ? 's' : ''} ${missing.join(', ')}${context}.`, missing, availableMarkets(prep, rows));
+  absentOrThrow(selection, missing, absentList.markets, () =>
+    new DataError(`No rows for market${missing.length > 1 ? 's' : ''} ${missing.join(', ')}${context}.`, missing.map(String), availableMarkets(prep, rows)),
+  );
   return out;
 }
 
@@ -103,9 +144,9 @@ export function audienceRows(prep: PreparedBrandscape, audience: number): Int32A
 }
 
 /** Keeps rows whose brand, company and sector pass the selection's filters. */
-function entityFilter(prep: PreparedBrandscape, rows: Int32Array, selection: Pick<BrandscapeSelection, 'brands' | 'companies' | 'sectors'>): Int32Array {
+function entityFilter(prep: PreparedBrandscape, rows: Int32Array, selection: Selection, missing: MissingSelection): Int32Array {
   const tests: ((row: number) => boolean)[] = [];
-  const check = (name: string, ids: readonly number[] | undefined, perRow: () => Int32Array) => {
+  const check = (name: 'brands' | 'companies' | 'sectors', ids: readonly number[] | undefined, perRow: () => Int32Array) => {
     if (ids === undefined) return;
     if (ids.length === 0) throw new DataError(`The selection of ${name} is empty.`, [name], []);
     const wanted = new Set(ids);
@@ -113,9 +154,9 @@ function entityFilter(prep: PreparedBrandscape, rows: Int32Array, selection: Pic
     const present = new Set<number>();
     for (let k = 0; k < rows.length; k++) present.add(values[rows[k]!]!);
     const absent = ids.filter((id) => !present.has(id));
-    if (absent.length > 0) {
-      throw new DataError(`No rows for the selected ${name} ${absent.join(', ')}.`, absent.map(String), [...present].filter((v) => v !== INT_NULL).sort((a, b) => a - b).map(String));
-    }
+    absentOrThrow(selection, absent, missing[name], () =>
+      new DataError(`No rows for the selected ${name} ${absent.join(', ')}.`, absent.map(String), [...present].filter((v) => v !== INT_NULL).sort((a, b) => a - b).map(String)),
+    );
     tests.push((row) => wanted.has(values[row]!));
   };
   check('brands', selection.brands, () => prep.brandId);

@@ -43,6 +43,21 @@ describe('crossMarket (hand-computed on fixtures.ts)', () => {
     expect(result.kindOf('market_rank')).toBe('int');
   });
 
+  it('lists the markets where a brand has no rows, and what was asked for without data', () => {
+    // Markets of 2024: Germany, United Kingdom, United States. Beta and Gamma lack the US;
+    // Delta and Epsilon are in Germany only.
+    expect(result.meta.missing.cells.map((c) => `${c.entity_name}:${c.country_code}:${c.period}`)).toEqual([
+      'Beta:US:2024', 'Gamma:US:2024', 'Delta:GB:2024', 'Delta:US:2024', 'Epsilon:GB:2024', 'Epsilon:US:2024',
+    ]);
+    expect(result.meta.missing).toMatchObject({ years: [], markets: [], brands: [] });
+    expect(result.meta.notes.join(' ')).toMatch(/No data for Beta in United States 2024, Gamma in United States 2024, .*, Epsilon in United States 2024\./);
+    // Asked for a market and a brand without rows: an error naming them, or a note on request.
+    expect(() => crossMarket(input, { year: 2024, metrics: ['differentiation'], markets: ['GB', 'FR'] })).toThrow(/No rows for market FR in 2024/);
+    const noted = crossMarket(input, { year: 2024, metrics: ['differentiation'], markets: ['GB', 'FR'], brands: [1, 9], missing: 'note' });
+    expect(noted.meta.missing).toMatchObject({ markets: ['FR'], brands: [9] });
+    expect(noted.rows().map((r) => `${r.entity_id}:${r.country_code}`)).toEqual(['1:GB']);
+  });
+
   it('aggregates a sector, de-duplicated by default and not with dedupe none', () => {
     const auto = crossMarket(input, { year: 2024, metrics: ['differentiation'], by: 'sector' }).rows();
     // Tech GB: Alpha 60 + Beta 80 (Alpha's duplicate left out) = 70, 2 rows; DE: 40 (Beta missing); US: 80.

@@ -72,7 +72,7 @@ describe('crossYear (hand-computed on fixtures.ts)', () => {
       { period: '2024 Q2', value: 90, change: 20, span: 15, trend: 'up', n: 1 },
     ]);
     expect(result.rows().map((r) => r.period_order)).toEqual([2023, 2024, 2024.25]);
-    expect(result.meta.notes.join(' ')).toMatch(/Full-year studies were left out where the same market and year has quarterly waves \(1 market-years\)/);
+    expect(result.meta.notes.join(' ')).toMatch(/Full-year studies were left out where the same market and year has quarterly waves \(1 market-year\)/);
     // The year's figure without waves is still the full-year study's (year mode, unchanged).
     expect(crossYear({ ...input, rows: [...rows, extra], studies: [...studies, fullYear] }, { markets: ['US'], metrics: ['differentiation'], brands: [1] }).rows().map((r) => r.value)).toEqual([75, 85]);
   });
@@ -89,5 +89,20 @@ describe('crossYear (hand-computed on fixtures.ts)', () => {
 
   it('names the years that have no rows', () => {
     expect(() => crossYear(input, { markets: ['GB'], metrics: ['differentiation'], years: [2022, 2023] })).toThrow(/No rows for year 2022/);
+  });
+
+  it("lists years asked for without rows with missing: 'note', and the periods a brand lacks in its markets", () => {
+    const result = crossYear(input, { markets: ['GB', 'FR'], metrics: ['differentiation'], years: [2022, 2023, 2024], missing: 'note' });
+    // GB has 2023 and 2024; FR has no rows at all; 2022 has none in any market.
+    expect(result.meta.missing).toMatchObject({ years: [2022], markets: ['FR'], brands: [] });
+    expect(result.meta.years).toEqual([2023, 2024]);
+    // Gamma is in GB 2024 only: its 2023 is a missing cell. Alpha and Beta have both years.
+    expect(result.meta.missing.cells).toEqual([{ entity_id: 3, entity_name: 'Gamma', market: 'United Kingdom', country_code: 'GB', period: '2023' }]);
+    const notes = result.meta.notes.join(' ');
+    expect(notes).toMatch(/No data for the year 2022: left out/);
+    expect(notes).toMatch(/No data for the market FR: left out/);
+    expect(notes).toMatch(/No data for Gamma in United Kingdom 2023/);
+    // Nothing selected at all is still an error.
+    expect(() => crossYear(input, { markets: ['FR'], metrics: ['differentiation'], missing: 'note' })).toThrow(/selection has no rows/);
   });
 });

@@ -146,4 +146,18 @@ describe('frames on emulator data', () => {
     expect(first.cultural_score).toBe(culturalEntry.data[first.archetype]);
     expect(first.comparison_type).toBe('category');
   }, 60_000);
+
+  it('loadComparisonInput loads only the rows of the brands asked for, and says which queries it ran', async () => {
+    const brands = [...new Set(raw.map((r) => r['brand_id'] as number))].slice(0, 3);
+    emulator.clearRequests();
+    const narrow = await loadComparisonInput(client, { countryCodes: codes, years: [2024], metricKeys: ['differentiation'], only: { brands } });
+    const expected = raw.filter((r) => brands.includes(r['brand_id'] as number));
+    expect((narrow.rows as { length: number }).length).toBe(expected.length);
+    // The service filtered the rows: the brandscape request carried the brands.
+    const request = emulator.requests.find((r) => r.path === '/api/v2/brandscape-data');
+    expect(new URLSearchParams(request?.query ?? '').get('filter[brands]')).toBe(brands.join(','));
+    expect(narrow.brands?.map((b) => b.id).sort((a, b) => a - b)).toEqual([...brands].sort((a, b) => a - b));
+    expect(narrow.queries.map((q) => q.resource).sort()).toEqual(['brands', 'brandscape-data', 'studies']);
+    expect(narrow.queries.find((q) => q.resource === 'brandscape-data')).toMatchObject({ records: expected.length, params: { filter: { brands } } });
+  }, 60_000);
 });
