@@ -58,6 +58,8 @@ const isNumeric = (format: string) => !['text', 'bool', 'date'].includes(format)
 function tableHtml(table: ReportTable, caption?: string): string {
   if (table.rows.length === 0) return '<p class="empty">No data.</p>';
   const colours = cellColours(table);
+  // Only columns with long texts wrap; short labels stay on one line.
+  const wraps = table.columns.map((column, c) => column.format === 'text' && c >= table.keyColumns && table.rows.some((row) => typeof row[c] === 'string' && (row[c] as string).length > 40));
   // A line above each block of a matrix (each metric's rows), so the blocks read apart.
   const blockStarts = new Set(table.colourScales.map((s) => s.fromRow).filter((r) => r > 0));
   const head = table.columns.map((c, i) => `<th scope="col"${isNumeric(c.format) ? ' class="num"' : ''}${i < table.keyColumns ? ' data-key' : ''}>${escapeHtml(c.header)}</th>`).join('');
@@ -67,7 +69,7 @@ function tableHtml(table: ReportTable, caption?: string): string {
         const value = row[c] ?? null;
         const text = escapeHtml(formatCell(value, column.format, { minus: '−' }));
         const colour = colours.get(`${r}:${c}`);
-        const cls = [isNumeric(column.format) ? 'num' : c >= table.keyColumns ? 'text' : '', value === null ? 'missing' : ''].filter(Boolean).join(' ');
+        const cls = [isNumeric(column.format) ? 'num' : wraps[c] ? 'wrap' : '', value === null ? 'missing' : ''].filter(Boolean).join(' ');
         const attrs = `${cls ? ` class="${cls}"` : ''}${colour ? ` style="background:${colour}"` : ''}${typeof value === 'number' ? ` title="${escapeHtml(String(value))}"` : ''}`;
         return c < table.keyColumns ? `<th scope="row"${attrs}>${text}</th>` : `<td${attrs}>${text}</td>`;
       });
@@ -99,7 +101,7 @@ th, td { padding: 4px 10px; border-bottom: 1px solid var(--line); text-align: le
 thead th { background: #e8f0f8; border-bottom: 2px solid #9bb8d3; position: sticky; top: 0; }
 tbody th { font-weight: normal; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
-td.text { white-space: normal; min-width: 12em; max-width: 40em; }
+td.wrap { white-space: normal; min-width: 16em; max-width: 40em; }
 tr.block-start > * { border-top: 2px solid #9bb8d3; }
 .missing { color: #9aa0a6; }
 .notes { color: var(--muted); font-size: 13px; padding-left: 20px; }
