@@ -96,6 +96,7 @@ export { archetypeHeatmap } from './charts/archetype-heatmap.js';
 export type { ArchetypeHeatmapOptions } from './charts/archetype-heatmap.js';
 export { VEGA_LITE_SCHEMA } from './charts/chart-spec.js';
 export type { ChartOptions, ChartSpec } from './charts/chart-spec.js';
+export type { MetricPanelOptions } from './charts/metric-panels.js';
 export { CHART_PALETTE, chartTheme } from './charts/chart-theme.js';
 export { companyView } from './charts/company-view.js';
 export type { CompanyViewOptions } from './charts/company-view.js';
