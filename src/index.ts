@@ -99,6 +99,7 @@ export { archetypeHeatmap } from './charts/archetype-heatmap.js';
 export type { ArchetypeHeatmapOptions } from './charts/archetype-heatmap.js';
 export { VEGA_LITE_SCHEMA } from './charts/chart-spec.js';
 export type { ChartOptions, ChartSpec } from './charts/chart-spec.js';
+export type { MetricPanelOptions } from './charts/metric-panels.js';
 export { CHART_PALETTE, chartTheme } from './charts/chart-theme.js';
 export { companyView } from './charts/company-view.js';
 export type { CompanyViewOptions } from './charts/company-view.js';
@@ -168,3 +169,37 @@ export type {
   TidyRow,
   TrendDirection,
 } from './frames/types.js';
+
+// Brands by name
+export { AmbiguousBrandError, UnknownBrandError, foldName, resolveBrands } from './frames/resolve-brands.js';
+export type { BrandCandidate, ResolvedBrand } from './frames/resolve-brands.js';
+
+// Reports (templates -> data -> ReportSpec -> workbook and HTML; exceljs and the zip library load on first write)
+export { stageFile, writeFileAtomically } from './report/atomic-file.js';
+export type { StagedFile } from './report/atomic-file.js';
+export { buildReport, queryText } from './report/build-report.js';
+export type { BuildReportOptions } from './report/build-report.js';
+export { crossMarketTable, crossYearTable, metricLabel } from './report/comparison-tables.js';
+export type { CrossMarketTableOptions, CrossYearTableOptions, MarketColumn } from './report/comparison-tables.js';
+export { excelNumberFormat, formatCell } from './report/format-cell.js';
+export type { FormatCellOptions } from './report/format-cell.js';
+export { latestYear } from './report/latest-year.js';
+export { bundledTemplatesDir, listTemplates, loadTemplate } from './report/load-template.js';
+export type { TemplateEntry } from './report/load-template.js';
+export { loadReportData, loadStudyContext } from './report/load-report-data.js';
+export type { LoadReportDataOptions, MarketInfo, ReportData, ReportSource, SectionArchetypes, StudyContext, StudyStamp } from './report/load-report-data.js';
+export type { AboutItem, CellFormat, ColourScale, ReportAbout, ReportCell, ReportColumn, ReportSection, ReportSpec, ReportTable } from './report/report-spec.js';
+export { DEFAULT_OUTPUT_NAME, defineTemplate, fromParameterPairs, fromTemplateText, resolveTemplate } from './report/resolve-template.js';
+export type { ResolvedParameter, ResolvedTemplate, Template } from './report/resolve-template.js';
+export { checkOutputDir, outputName, runReport, stateFileOf } from './report/run-report.js';
+export type { RunReportOptions, RunReportResult } from './report/run-report.js';
+export { TemplateError } from './report/template-error.js';
+export type { TemplateProblem } from './report/template-error.js';
+export { PARAMETER_TYPES, parameterText as parameterTextOf } from './report/template-params.js';
+export type { BrandRef, ParameterType, ParameterValue, YearValue } from './report/template-params.js';
+export { OUTPUT_FORMATS, SECTION_KINDS } from './report/template-schema.js';
+export type { DataSpec, OutputFormat, ParameterSpec, SectionKind, SectionSpec } from './report/template-schema.js';
+export { toHtml, writeHtml } from './report/write-html.js';
+export { writeXlsx } from './report/write-xlsx.js';
+export type { WriteXlsxOptions } from './report/write-xlsx.js';
+export { toolkitVersion } from './version.js';

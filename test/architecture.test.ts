@@ -7,35 +7,54 @@
  *   schemas, catalogue <- emulator   (never the client)
  *   frames <- charts <- report
  *
- * No file imports itself through others; the CLI imports only the public entry points.
+ * No file imports itself through others; the CLI imports only the public entry points (the files
+ * package.json exports).
  */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkLayers, findCycles, readImportGraph, type ImportGraph, type LayerRules } from './helpers/import-graph.js';
 
 const src = fileURLToPath(new URL('../src', import.meta.url));
 
-/** Which layers each layer may import (its own always). Shared leaves: errors.ts, link-signals.ts. */
+/** The public entry points: the source files of what package.json exports (`./dist/x.js` is `x.ts`). */
+const ENTRY_POINTS = (() => {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, string | { import?: string }> };
+  return Object.values(pkg.exports)
+    .map((target) => (typeof target === 'string' ? target : target.import))
+    .filter((target): target is string => target !== undefined && target.startsWith('./dist/'))
+    .map((target) => target.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'));
+})();
+
+/**
+ * Which layers each layer may import (its own always). Shared leaves: errors.ts, link-signals.ts,
+ * version.ts.
+ */
 const RULES: LayerRules = {
   allowed: {
     'errors.ts': [],
     'link-signals.ts': [],
+    'version.ts': [],
     schemas: ['errors.ts'],
     catalogue: ['schemas'],
     loader: ['errors.ts', 'link-signals.ts', 'catalogue'],
     client: ['errors.ts', 'link-signals.ts', 'schemas', 'catalogue', 'loader'],
     frames: ['errors.ts', 'link-signals.ts', 'schemas', 'catalogue', 'loader', 'client'],
     charts: ['errors.ts', 'schemas', 'frames'],
-    report: ['errors.ts', 'link-signals.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts'],
+    report: ['errors.ts', 'link-signals.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts'],
     emulator: ['errors.ts', 'link-signals.ts', 'schemas', 'catalogue'],
-    'index.ts': ['errors.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts', 'report'],
-    cli: ['index.ts', 'emulator'],
+    'index.ts': ['errors.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts', 'report'],
+    cli: ['index.ts', 'emulator', 'version.ts'],
   },
-  onlyFiles: { cli: ['index.ts', 'emulator/index.ts'] },
+  onlyFiles: { cli: ENTRY_POINTS },
 };
 
 describe('the import graph of src/', () => {
   const graph = readImportGraph(src);
+
+  it('knows the public entry points from package.json', () => {
+    expect(ENTRY_POINTS).toEqual(expect.arrayContaining(['index.ts', 'emulator/index.ts']));
+  });
 
   it('is read whole: every layer, type-only imports and import() calls included', () => {
     expect(graph.size).toBeGreaterThan(100);
@@ -48,7 +67,7 @@ describe('the import graph of src/', () => {
     expect(findCycles(graph)).toEqual([]);
   });
 
-  it('points one way between layers; the CLI imports only src/index.ts and src/emulator/index.ts', () => {
+  it('points one way between layers; the CLI imports only the public entry points (src/index.ts, src/emulator/index.ts, ...)', () => {
     expect(checkLayers(graph, RULES)).toEqual([]);
   });
 
@@ -81,7 +100,7 @@ describe('the checks themselves', () => {
       'cli/main.ts': ['emulator/index.ts', 'emulator/http/auth.ts'],
       'widgets/x.ts': [],
     });
-    expect(checkLayers(graph, RULES)).toEqual([
+    expect(checkLayers(graph, { ...RULES, onlyFiles: { cli: ['index.ts', 'emulator/index.ts'] } })).toEqual([
       'loader/load-all.ts imports client/transport.ts: loader may import only errors.ts, link-signals.ts, catalogue',
       'emulator/http/handler.ts imports client/query.ts: emulator may import only errors.ts, link-signals.ts, schemas, catalogue',
       'cli/commands/fetch.ts imports client/create-client.ts: cli may import only index.ts, emulator/index.ts',

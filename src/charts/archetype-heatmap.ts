@@ -3,6 +3,7 @@
  */
 import type { ArchetypeRow } from '../frames/types.js';
 import { type ChartOptions, type ChartSpec, type LayeredPanel, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
+import { bandLabels } from './band-labels.js';
 import { chartTheme } from './chart-theme.js';
 import { heatColour, legendLength } from './heat-colour.js';
 import { distinct, firstRow, pickOne } from './pick-one.js';
@@ -70,11 +71,12 @@ export function archetypeHeatmap(rows: readonly ArchetypeRow[], options: Archety
   const colour = heatColour(values.map((v) => v.value), useRank ? 'rank' : 'brandscape_index', 'value');
   const what = useRank ? 'Percentile rank' : 'Index score';
 
+  const cellWidth = 44;
   const panel: LayeredPanel = {
-    width: options.width ?? { step: 44 },
+    width: options.width ?? { step: cellWidth },
     height: options.height ?? { step: 26 },
     encoding: {
-      x: { field: 'archetype', type: 'nominal', sort: archetypes, title: 'Archetype', axis: { orient: 'top', labelAngle: -40, labelAlign: 'left', domain: false, ticks: false } },
+      x: { field: 'archetype', type: 'nominal', sort: archetypes, title: 'Archetype', axis: { orient: 'top', domain: false, ticks: false, ...bandLabels(archetypes, cellWidth, 'top').axis } },
       y: { field: 'brand', type: 'nominal', sort: brandIds.map((id) => labels.get(id) ?? String(id)), title: 'Brand', axis: { domain: false, ticks: false } },
       tooltip: [
         { field: 'name', type: 'nominal', title: 'Brand' },
@@ -87,10 +89,10 @@ export function archetypeHeatmap(rows: readonly ArchetypeRow[], options: Archety
     layer: [
       {
         mark: { type: 'rect', stroke: 'white', strokeWidth: 1 },
-        encoding: { color: { field: 'value', type: 'quantitative', title: [what, useRank ? '' : '(100 = average)'].filter(Boolean), scale: colour.scale, legend: { gradientLength: legendLength(brandIds.length, 26) } } },
+        encoding: { color: { field: 'value', type: 'quantitative', title: [what, useRank ? '' : '(100 = average)'].filter(Boolean), scale: colour.scale, legend: { gradientLength: legendLength(brandIds.length, 26), format: '.0f' } } },
       },
       {
-        mark: { type: 'text', baseline: 'middle', fontSize: 10 },
+        mark: { type: 'text', baseline: 'middle', fontSize: 10, aria: false },
         encoding: {
           text: { field: 'value', type: 'quantitative', format: '.0f' },
           color: { condition: { test: colour.darkTest, value: 'white' }, value: '#222222' },

@@ -1,14 +1,17 @@
 /**
  * Cross-market heatmap: entities (brands, companies or sectors) down, markets across, each cell
- * coloured by the metric and labelled with its value.
+ * coloured by the metric and labelled with its value; one grid per metric.
  */
 import type { CrossMarketRow } from '../frames/types.js';
-import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
+import { bandLabels } from './band-labels.js';
+import { type ChartOptions, type ChartSpec, type LayeredPanel, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
 import { chartTheme } from './chart-theme.js';
 import { entityKey, entityNames, entityNoun } from './entity-names.js';
-import { heatColour, legendLength } from './heat-colour.js';
+import { type HeatColour, heatColour, legendLength } from './heat-colour.js';
+import { type MetricPanel, type MetricPanelOptions, metricList, metricPanels, oneScoreType, panelColumns, panelTitle, scaleKey, startsRow } from './metric-panels.js';
 import { metricLegendTitle, metricTitle, scoreFormat } from './metric-title.js';
-import { firstRow, pickOne } from './pick-one.js';
+import { distinct, firstRow, pickOne } from './pick-one.js';
+import { SCORE_TYPES } from '../schemas/score-types.js';
 import { truncateLabel, uniqueLabels } from './truncate-label.js';
 
 /**
@@ -17,10 +20,8 @@ import { truncateLabel, uniqueLabels } from './truncate-label.js';
  * @example
  * crossMarketHeatmap(rows, { column: 'differentiation_rank', sort: 'name' });
  */
-export interface CrossMarketHeatmapOptions extends ChartOptions {
-  /** The metric column to show, e.g. `differentiation_rank`; needed when the rows hold several. */
-  column?: string;
-  /** Row order: by the entity's cross-market mean, highest first (default), or by name. */
+export interface CrossMarketHeatmapOptions extends ChartOptions, MetricPanelOptions {
+  /** Row order: by the entity's cross-market mean (of the first metric), highest first (default), or by name. */
   sort?: 'mean' | 'name';
   /** Width of one cell in pixels. Default 64. */
   cellWidth?: number;
@@ -32,26 +33,32 @@ export interface CrossMarketHeatmapOptions extends ChartOptions {
  * Markets × brands (or sectors, or companies), coloured by the metric, values labelled. A
  * percentile rank column (`*_rank`) is the natural choice: ranks are comparable across markets,
  * and the colours diverge around the median 50. Other score types get a scale of their own.
+ * Market names are written level when they fit a cell, on two or three lines when their words do,
+ * and slanted only when neither.
  *
  * Rows: `crossMarket(...).rows()`, one per entity × market × metric column. Missing values leave
  * the cell blank. The row label is the brand's local name when every market uses it, else its
- * global name; the tooltip gives the local name of each market.
+ * global name; the tooltip gives the local name of each market. With several metric columns (and
+ * no `column` option) each metric gets a grid of its own, the grids side by side with the same
+ * rows and markets, on one colour scale when they share a score type.
  *
  * @example
  * const spec = crossMarketHeatmap(rows, { column: 'differentiation_rank' });
  * await writeFile('heatmap.png', await renderPng(spec, { scale: 2 }));
+ * const pillars = crossMarketHeatmap(rows, { columns: 2 }); // one grid per pillar, two a row
  */
 export function crossMarketHeatmap(rows: readonly CrossMarketRow[], options: CrossMarketHeatmapOptions = {}): ChartSpec {
-  firstRow(rows, 'cross-market heatmap');
-  const column = pickOne(rows.map((r) => r.column), options.column, 'metric column', 'column');
-  const picked = rows.filter((r) => r.column === column);
+  const panels = metricPanels(rows, options.column, 'cross-market heatmap');
+  const picked = panels.flatMap((p) => p.rows);
   const first = firstRow(picked, 'cross-market heatmap');
   const year = pickOne(picked.map((r) => r.year), undefined, 'year', 'year');
   const max = labelLength(options);
+  const multi = panels.length > 1;
 
   const names = entityNames(picked);
+  // Rows by the first metric's cross-market mean: one order for every grid, so a row reads across.
   const means = new Map<string, number>();
-  for (const r of picked) if (r.cross_market_mean !== null) means.set(entityKey(r), r.cross_market_mean);
+  for (const r of panels[0]?.rows ?? []) if (r.cross_market_mean !== null) means.set(entityKey(r), r.cross_market_mean);
   const byName = options.sort === 'name';
   const keys = [...names.keys()].sort((a, b) => {
     if (!byName) {
@@ -61,14 +68,97 @@ export function crossMarketHeatmap(rows: readonly CrossMarketRow[], options: Cro
     return (names.get(a) ?? '').localeCompare(names.get(b) ?? '');
   });
   const labels = uniqueLabels(keys.map((key) => ({ key, name: names.get(key) ?? key })), max);
-  const markets = [...new Set(picked.map((r) => r.market))].sort((a, b) => a.localeCompare(b));
-  const marketLabels = new Map(markets.map((m) => [m, truncateLabel(m, 16)]));
+  const markets = distinct(picked.map((r) => r.market)).sort((a, b) => a.localeCompare(b));
+  // Long enough for names that wrap onto lines (`Bosnia and Herzegovina`); a cell holds about 9 characters a line.
+  const marketLabels = new Map(markets.map((m) => [m, truncateLabel(m, 24)]));
+  const cellWidth = options.cellWidth ?? 64;
+  const cellHeight = options.cellHeight ?? 26;
+  const layout: GridLayout = {
+    entityOrder: keys.map((k) => labels.get(k) ?? k),
+    entityLabel: (r) => labels.get(entityKey(r)) ?? r.entity_name,
+    marketOrder: markets.map((m) => marketLabels.get(m) ?? m),
+    marketLabel: (r) => marketLabels.get(r.market) ?? r.market,
+    cellWidth,
+    cellHeight,
+    noun: entityNoun(first.entity_kind),
+    brands: picked.some((r) => r.entity_kind === 'brand'),
+    legendLength: legendLength(keys.length, cellHeight),
+  };
+  // One colour scale per score type: grids of ranks share theirs (and one legend).
+  const colours = new Map<string, HeatColour>();
+  for (const p of panels) {
+    const key = scaleKey(p);
+    if (!colours.has(key)) colours.set(key, heatColour(panels.filter((q) => scaleKey(q) === key).flatMap((q) => q.rows.map((r) => r.value ?? NaN)), p.scoreType, 'value'));
+  }
+  const sorted = byName ? 'Rows sorted by name' : `Rows sorted by the cross-market mean${multi ? ` of ${first.metric_name.toLowerCase()}` : ''}`;
+  const size = { width: options.width ?? { step: cellWidth }, height: options.height ?? { step: cellHeight } };
 
-  const values = picked
+  if (!multi) {
+    const panel = grid(firstRow(panels, 'cross-market heatmap'), colours, layout, {
+      marketTitle: 'Market',
+      entityTitle: layout.noun,
+      legendTitle: metricLegendTitle(first.metric_name, first.score_type),
+    });
+    return {
+      $schema: VEGA_LITE_SCHEMA,
+      title: chartTitle(options, `${first.metric_name} across markets`, `${metricTitle(first.metric_name, first.score_type)}, ${year}. ${sorted}; blank cells have no data.`),
+      config: chartTheme,
+      // Grey behind the cells, so a missing value reads as a gap in the grid rather than as white.
+      view: { fill: '#F0F0F0', stroke: null },
+      ...size,
+      ...panel,
+    };
+  }
+
+  const shared = oneScoreType(panels);
+  const columns = panelColumns(panels.length, options.columns, 2);
+  return {
+    $schema: VEGA_LITE_SCHEMA,
+    title: chartTitle(options, `${metricList(panels)} across markets`, `${shared === undefined ? '' : `${SCORE_TYPES[shared].label}, `}${year}. ${sorted}; blank cells have no data.`),
+    config: { ...chartTheme, view: { ...chartTheme.view, fill: '#F0F0F0' } },
+    columns,
+    spacing: { column: 14, row: 18 },
+    concat: panels.map((p, i) => ({
+      title: panelTitle(p.title),
+      ...size,
+      ...grid(p, colours, layout, {
+        marketTitle: null,
+        entityTitle: startsRow(i, columns) ? layout.noun : undefined,
+        // One legend for grids of one score type, named by it; else one legend per grid.
+        legendTitle: shared === undefined ? metricLegendTitle(p.metricName, p.scoreType) : [SCORE_TYPES[shared].label],
+      }),
+    })),
+    resolve: { scale: { color: shared === undefined ? 'independent' : 'shared' } },
+  };
+}
+
+interface GridLayout {
+  entityOrder: string[];
+  entityLabel: (r: CrossMarketRow) => string;
+  marketOrder: string[];
+  marketLabel: (r: CrossMarketRow) => string;
+  cellWidth: number;
+  cellHeight: number;
+  noun: string;
+  brands: boolean;
+  legendLength: number;
+}
+
+interface GridTitles {
+  marketTitle: string | null;
+  /** Undefined hides the entity axis (grids after the first of a row show the same rows). */
+  entityTitle: string | undefined;
+  legendTitle: string[];
+}
+
+function grid(panel: MetricPanel<CrossMarketRow>, colours: ReadonlyMap<string, HeatColour>, layout: GridLayout, titles: GridTitles): LayeredPanel {
+  const { scoreType } = panel;
+  const colour = colours.get(scaleKey(panel)) ?? heatColour([], scoreType, 'value');
+  const values = panel.rows
     .filter((r) => r.value !== null)
     .map((r) => ({
-      entity: labels.get(entityKey(r)) ?? r.entity_name,
-      market_label: marketLabels.get(r.market) ?? r.market,
+      entity: layout.entityLabel(r),
+      market_label: layout.marketLabel(r),
       market: r.market,
       name: r.entity_name,
       global_name: r.global_name,
@@ -76,43 +166,31 @@ export function crossMarketHeatmap(rows: readonly CrossMarketRow[], options: Cro
       mean: r.cross_market_mean,
       market_rank: r.market_rank === null ? null : `${r.market_rank} of ${r.markets_compared}`,
     }));
-  const colour = heatColour(values.map((v) => v.value ?? NaN), first.score_type, 'value');
-  const title = metricTitle(first.metric_name, first.score_type);
-  const noun = entityNoun(first.entity_kind);
-  const brands = picked.some((r) => r.entity_kind === 'brand');
-  const cellWidth = options.cellWidth ?? 64;
-  const cellHeight = options.cellHeight ?? 26;
-
+  const tooltipFormat = scoreFormat(scoreType, 'tooltip');
+  const marketAxis = bandLabels(layout.marketOrder, layout.cellWidth, 'top');
   return {
-    $schema: VEGA_LITE_SCHEMA,
-    title: chartTitle(options, `${first.metric_name} across markets`, `${title}, ${year}. ${byName ? 'Rows sorted by name' : 'Rows sorted by the cross-market mean'}; blank cells have no data.`),
-    config: chartTheme,
     data: { values },
-    // Grey behind the cells, so a missing value reads as a gap in the grid rather than as white.
-    view: { fill: '#F0F0F0', stroke: null },
-    width: options.width ?? { step: cellWidth },
-    height: options.height ?? { step: cellHeight },
     encoding: {
       x: {
         field: 'market_label',
         type: 'nominal',
-        sort: markets.map((m) => marketLabels.get(m) ?? m),
-        title: 'Market',
-        axis: { orient: 'top', labelAngle: -40, labelAlign: 'left', domain: false, ticks: false },
+        // The same columns in every grid, even where a metric lacks a market.
+        scale: { domain: layout.marketOrder },
+        title: titles.marketTitle,
+        axis: { orient: 'top', domain: false, ticks: false, ...marketAxis.axis },
       },
       y: {
         field: 'entity',
         type: 'nominal',
-        sort: keys.map((k) => labels.get(k) ?? k),
-        title: noun,
-        axis: { domain: false, ticks: false },
+        scale: { domain: layout.entityOrder },
+        ...(titles.entityTitle === undefined ? { title: null, axis: null } : { title: titles.entityTitle, axis: { domain: false, ticks: false } }),
       },
       tooltip: [
-        { field: 'name', type: 'nominal', title: brands ? `${noun} (local name)` : noun },
-        ...(brands ? [{ field: 'global_name', type: 'nominal' as const, title: 'Global name' }] : []),
+        { field: 'name', type: 'nominal', title: layout.brands ? `${layout.noun} (local name)` : layout.noun },
+        ...(layout.brands ? [{ field: 'global_name', type: 'nominal' as const, title: 'Global name' }] : []),
         { field: 'market', type: 'nominal', title: 'Market' },
-        { field: 'value', type: 'quantitative', title, format: scoreFormat(first.score_type, 'tooltip') },
-        { field: 'mean', type: 'quantitative', title: 'Cross-market mean', format: scoreFormat(first.score_type, 'tooltip') },
+        { field: 'value', type: 'quantitative', title: panel.title, format: tooltipFormat },
+        { field: 'mean', type: 'quantitative', title: 'Cross-market mean', format: tooltipFormat },
         { field: 'market_rank', type: 'nominal', title: 'Rank among markets' },
       ],
     },
@@ -120,13 +198,13 @@ export function crossMarketHeatmap(rows: readonly CrossMarketRow[], options: Cro
       {
         mark: { type: 'rect', stroke: 'white', strokeWidth: 1 },
         encoding: {
-          color: { field: 'value', type: 'quantitative', title: metricLegendTitle(first.metric_name, first.score_type), scale: colour.scale, legend: { orient: 'right', gradientLength: legendLength(keys.length, cellHeight) } },
+          color: { field: 'value', type: 'quantitative', title: titles.legendTitle, scale: colour.scale, legend: { orient: 'right', gradientLength: layout.legendLength, format: scoreFormat(scoreType) } },
         },
       },
       {
-        mark: { type: 'text', baseline: 'middle' },
+        mark: { type: 'text', baseline: 'middle', aria: false },
         encoding: {
-          text: { field: 'value', type: 'quantitative', format: scoreFormat(first.score_type) },
+          text: { field: 'value', type: 'quantitative', format: scoreFormat(scoreType) },
           color: { condition: { test: colour.darkTest, value: 'white' }, value: '#222222' },
         },
       },

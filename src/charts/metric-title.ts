@@ -50,9 +50,15 @@ export function scoreFormat(scoreType: ScoreType, use: 'label' | 'tooltip' = 'la
   }
 }
 
-/** Formats a number like `scoreFormat(scoreType, 'label')`, for labels computed in JavaScript. */
-export function formatScore(value: number, scoreType: ScoreType): string {
-  const digits = scoreType === 'c' ? 2 : 0;
+/**
+ * Formats a number as `scoreFormat(scoreType, use)` does, for text computed in JavaScript.
+ *
+ * @example
+ * formatScore(3.0999999999999996, 'rank') // '3'
+ * formatScore(3.0999999999999996, 'rank', 'tooltip') // '3.1'
+ */
+export function formatScore(value: number, scoreType: ScoreType, use: 'label' | 'tooltip' = 'label'): string {
+  const digits = scoreType === 'c' ? (use === 'label' ? 2 : 3) : scoreType === 'rank' || scoreType === 'pct' ? (use === 'label' ? 0 : 1) : 0;
   return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
@@ -82,14 +88,51 @@ export function scoreScale(scoreType: ScoreType): { domain?: [number, number]; m
 }
 
 /**
- * A value axis around [lo, hi] rounded out to multiples of 5, kept within the score type's fixed
- * scale if it has one (a percentile-rank axis never reads 110 or -10).
+ * A bar chart's value axis: the score type's fixed scale when it has one, else from zero (bars
+ * are read by their length) to just past the values, at round numbers.
  *
  * @example
- * niceScoreDomain(41, 99.9, [0, 100]) // [35, 100]
+ * barDomain(12, 87, 'rank') // [0, 100]
+ * barDomain(64, 131, 'brandscape_index') // [0, 140]
  */
-export function niceScoreDomain(lo: number, hi: number, bounds: [number, number] | undefined): [number, number] {
-  const pad = (hi - lo) * 0.05 || 1;
-  const d: [number, number] = [Math.floor((lo - pad) / 5) * 5, Math.ceil((hi + pad) / 5) * 5];
-  return bounds === undefined ? d : [Math.max(bounds[0], d[0]), Math.min(bounds[1], d[1])];
+export function barDomain(lo: number, hi: number, scoreType: ScoreType): [number, number] {
+  return scoreScale(scoreType).domain ?? niceDomain(Math.min(0, lo), Math.max(0, hi));
+}
+
+/**
+ * The value axis of a chart of change (lines over time, slopes). Percentile ranks and percentages
+ * get their whole 0–100 scale: a rank's place on it means something (50 is the median brand), and
+ * an axis zoomed to the data makes a wobble of two points look like a trend. Other score types get
+ * the data's range widened to their reference value (100 for an index, 0 for a construct score),
+ * so the reader sees which side of average the lines are on.
+ *
+ * @example
+ * lineDomain(52, 68, 'rank') // [0, 100]
+ * lineDomain(112, 131, 'brandscape_index') // [100, 135]
+ */
+export function lineDomain(lo: number, hi: number, scoreType: ScoreType): [number, number] {
+  const { domain, mid } = scoreScale(scoreType);
+  if (domain !== undefined) return domain;
+  return niceDomain(mid === undefined ? lo : Math.min(lo, mid), mid === undefined ? hi : Math.max(hi, mid));
+}
+
+/**
+ * [lo, hi] rounded out to a round step (1, 2 or 5 times a power of ten, about eight steps across).
+ *
+ * @example
+ * niceDomain(0, 131) // [0, 140]
+ * niceDomain(-0.42, 0.37) // [-0.5, 0.4]
+ */
+export function niceDomain(lo: number, hi: number): [number, number] {
+  const step = niceStep((hi - lo) / 8 || Math.abs(lo) / 8 || 1);
+  // toPrecision: 0.6000000000000001 is 0.6 on an axis.
+  const round = (x: number): number => Number(x.toPrecision(12));
+  return [round(Math.floor(lo / step) * step), round(Math.ceil(hi / step) * step)];
+}
+
+/** The round step (1, 2 or 5 times a power of ten) at or above `raw`. */
+function niceStep(raw: number): number {
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const m = raw / power;
+  return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * power;
 }

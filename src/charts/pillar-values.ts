@@ -7,7 +7,7 @@ import { DataError } from '../errors.js';
 import type { CrossMarketRow, CrossYearRow, TidyRow } from '../frames/types.js';
 import type { ScoreType } from '../schemas/score-types.js';
 import { entityKey } from './entity-names.js';
-import { firstRow, pickOne } from './pick-one.js';
+import { distinct, firstRow, pickOne } from './pick-one.js';
 
 /**
  * Rows the pillar charts accept.
@@ -28,7 +28,7 @@ export type Pillar = (typeof PILLARS)[number];
  * pillarsProfile(rows, { market: 'US', period: '2024 Q2', audienceId: 1 });
  */
 export interface PillarSelection {
-  /** Score type of the pillar columns. Default `rank` (percentile ranks). */
+  /** Score type of the pillar columns. Default `rank` (percentile ranks), or the only one the rows hold. */
   scoreType?: ScoreType;
   /** Market (`country_code`). */
   market?: string;
@@ -105,11 +105,11 @@ function flatten(row: PillarRow): Flat | undefined {
  */
 export function pillarValues(rows: readonly PillarRow[], selection: PillarSelection = {}, chart = 'pillar chart'): PillarTable {
   firstRow(rows, chart);
-  const scoreType = selection.scoreType ?? 'rank';
-  const flat = rows.flatMap((r) => {
-    const f = flatten(r);
-    return f !== undefined && f.score_type === scoreType ? [f] : [];
-  });
+  const pillars = rows.flatMap((r) => flatten(r) ?? []);
+  // Percentile ranks unless the rows hold the pillars in one other score type only.
+  const types = distinct(pillars.map((f) => f.score_type));
+  const scoreType = selection.scoreType ?? (types.includes('rank') || types.length === 0 ? 'rank' : pickOne(types, undefined, 'pillar score type', 'scoreType'));
+  const flat = pillars.filter((f) => f.score_type === scoreType);
   if (flat.length === 0) {
     const present = [...new Set(rows.map((r) => r.column))];
     throw new DataError(`The rows hold no pillar columns with ${scoreType} scores.`, PILLARS.map((p) => `${p}_${scoreType}`), present);

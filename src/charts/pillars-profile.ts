@@ -65,7 +65,7 @@ export function pillarsProfile(rows: readonly PillarRow[], options: PillarsProfi
     encoding: {
       y: { field: 'brand', type: 'nominal', sort: brands.map((b) => labels.get(b.key) ?? b.name), title: noun, axis: { ticks: false, labelPadding: 6 } },
       yOffset: { field: 'pillar', type: 'nominal', sort: pillarOrder, scale: { paddingInner: 0.1 } },
-      x: { field: 'value', type: 'quantitative', title: label, ...(scale.domain ? { scale: { domain: scale.domain } } : {}) },
+      x: { field: 'value', type: 'quantitative', title: label, ...(scale.domain ? { scale: { domain: scale.domain } } : {}), axis: { format } },
       tooltip: [
         { field: 'name', type: 'nominal', title: isBrand ? `${noun} (local name)` : noun },
         ...(isBrand ? [{ field: 'global_name', type: 'nominal' as const, title: 'Global name' }] : []),
@@ -89,7 +89,7 @@ export function pillarsProfile(rows: readonly PillarRow[], options: PillarsProfi
         },
       },
       {
-        mark: { type: 'text', align: 'left', baseline: 'middle', dx: 3, fontSize: 9, color: '#444444' },
+        mark: { type: 'text', align: 'left', baseline: 'middle', dx: 3, fontSize: 9, color: '#444444', aria: false },
         encoding: { text: { field: 'value', type: 'quantitative', format } },
       },
     ],

@@ -125,7 +125,7 @@ export function powerGrid(rows: readonly PillarRow[], options: PowerGridOptions 
   const yOf = (field: string) => ({ field, type: 'quantitative' as const, title: 'Brand strength (differentiation × relevance)', scale: { domain: [0, 100], nice: false } });
   const labelLayer = (align: 'left' | 'right' | 'center') => ({
     transform: [{ filter: `datum.label_align === '${align}'` }],
-    mark: { type: 'text' as const, align, baseline: 'middle' as const, fontSize: font, color: '#333333' },
+    mark: { type: 'text' as const, align, baseline: 'middle' as const, fontSize: font, color: '#333333', aria: false },
     encoding: {
       x: xOf('label_x'),
       y: yOf('label_y'),

@@ -7,6 +7,7 @@
  * one entry in `commands`.
  */
 import { EXIT, type CliIo } from './io.js';
+import { toolkitVersion } from '../version.js';
 
 /** What a command module provides. */
 export interface Command {
@@ -24,6 +25,14 @@ const commands: Record<string, CommandEntry> = {
   fetch: {
     summary: 'Fetch every record of a resource as JSON, NDJSON or CSV',
     load: () => import('./commands/fetch.js').then((m) => ({ help: m.fetchHelp, run: m.runFetch })),
+  },
+  report: {
+    summary: 'Build a report (Excel workbook and HTML) from a template',
+    load: () => import('./commands/report.js').then((m) => ({ help: m.reportHelp, run: m.runReportCommand })),
+  },
+  templates: {
+    summary: 'List, show and validate report templates',
+    load: () => import('./commands/templates.js').then((m) => ({ help: m.templatesHelp, run: m.runTemplates })),
   },
   health: {
     summary: 'Check whether the service is up',
@@ -71,7 +80,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
-    io.stdout.write('brandscape-kit 0.1.0\n');
+    io.stdout.write(`brandscape-kit ${toolkitVersion()}\n`);
     return EXIT.ok;
   }
   const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;

@@ -23,6 +23,11 @@ import { createRecordSchemas, createResourceFetcher, type ResourceFetcherContext
 import { toRetryOptions } from './retry-policy.js';
 import { createTransport } from './transport.js';
 
+// The client's public types are declared in brandscape-client.ts and client-options.ts; modules
+// written against this file's earlier shape import them from here.
+export type { BrandscapeClient, FetchAllOptions, ResourceFetcher, BrandscapeFetcher } from './brandscape-client.js';
+export type { ClientOptions } from './client-options.js';
+
 const isListResource = (name: ResourceName): name is ListResource => name !== 'brandscape-data' && name !== 'study-brands';
 
 /**

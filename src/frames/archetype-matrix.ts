@@ -71,8 +71,8 @@ const keysOf = (entries: readonly ArchetypeEntry[]) => {
 const num = (v: number | null | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /**
- * Joins cultural and competitive archetype entries per brand and archetype: the score (an index,
- * 100 = the set's average) and the percentile rank within the set, against culture and against the
+ * Joins cultural and competitive archetype entries per brand and archetype: the score (standardised
+ * within the set: 0 is its average, in standard deviations) and the percentile rank within the set, against culture and against the
  * competitive set. Brands are those of the competitive set; a brand without a cultural entry keeps
  * nulls there.
  *

@@ -4,10 +4,11 @@
  */
 import { DataError } from '../errors.js';
 import type { AnnualResult } from '../schemas/companies.js';
-import type { BrandscapeInput, BrandscapeSelection } from './brandscape-input.js';
+import type { BrandscapeInput, BrandscapeSelection, MissingData } from './brandscape-input.js';
 import { dedupeInfo, keepMask, type DedupeInfo } from './dedupe.js';
 import { entityIds, entityNames } from './entity-of.js';
 import type { FrameMeta, FrameTable } from './frame-table.js';
+import { toMissingData } from './missing-cells.js';
 import { brandGroups, cellValues, groupValues, periodRows } from './period-cells.js';
 import { prepareBrandscape, marketFields, metricFields } from './prepare-brandscape.js';
 import { resolveColumns, scoreTypeNotes } from './resolve-columns.js';
@@ -59,6 +60,8 @@ export interface CompanyRollupMeta extends FrameMeta {
   /** How brand values were combined; each row says which weighting it got. */
   readonly weighting: string;
   readonly dedupe: DedupeInfo;
+  /** Years, markets and companies asked for without data (with `missing: 'note'`). */
+  readonly missing: MissingData;
 }
 
 const SCHEMA: ResultSchema = {
@@ -219,6 +222,7 @@ export function companyRollup(input: CompanyInput, options: CompanyRollupOptions
   return resultTable(out, SCHEMA, {
     source: 'companyRollup',
     notes,
+    missing: toMissingData(selected.missing, []),
     audience: selected.audience,
     years: [...new Set(out.map((r) => r.year))].sort((a, b) => a - b),
     columns: columns.map((c) => c.column),

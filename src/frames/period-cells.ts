@@ -62,8 +62,8 @@ export function periodRows(prep: PreparedBrandscape, rows: Int32Array, mode: Per
     }
     notes.push(
       keepWaves
-        ? `Full-year studies were left out where the same market and year has quarterly waves (${both.length} market-years): each wave is a period of its own.`
-        : `Quarterly waves were left out where the same market and year has a full-year study (${both.length} market-years).`,
+        ? `Full-year studies were left out where the same market and year has quarterly waves (${both.length} market-year${both.length === 1 ? '' : 's'}): each wave is a period of its own.`
+        : `Quarterly waves were left out where the same market and year has a full-year study (${both.length} market-year${both.length === 1 ? '' : 's'}).`,
     );
     return { rows: Int32Array.from(out), country, period, notes };
   }

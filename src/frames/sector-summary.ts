@@ -2,10 +2,11 @@
  * `sectorSummary`: distribution of brand values per sector x market x year. Sectors, not
  * categories, are the unit that is comparable across markets (categories vary by market and year).
  */
-import type { BrandscapeInput, BrandscapeSelection } from './brandscape-input.js';
+import type { BrandscapeInput, BrandscapeSelection, MissingData } from './brandscape-input.js';
 import { dedupeInfo, keepMask, type DedupeInfo, type DedupeMode } from './dedupe.js';
 import { brandNames, entityIds, entityNames } from './entity-of.js';
 import type { FrameMeta, FrameTable } from './frame-table.js';
+import { toMissingData } from './missing-cells.js';
 import { brandGroups, cellValues, periodRows, type BrandGroups, type PeriodRows } from './period-cells.js';
 import { prepareBrandscape, type MetricInfo, type PreparedBrandscape, marketFields, metricFields } from './prepare-brandscape.js';
 import { resolveColumns, scoreTypeNotes } from './resolve-columns.js';
@@ -30,6 +31,8 @@ export interface SectorSummaryMeta extends FrameMeta {
    */
   readonly observation: string;
   readonly dedupe: DedupeInfo;
+  /** Years, markets and sectors asked for without data (with `missing: 'note'`). */
+  readonly missing: MissingData;
 }
 
 const SUMMARY_SCHEMA: ResultSchema = {
@@ -60,6 +63,7 @@ interface Observations {
   columns: MetricInfo[];
   audience: number;
   notes: string[];
+  missing: MissingData;
   mode: DedupeMode;
   /** Observation cells (sector, brand[, category], market, year) for one column, grouped by sector, market and year. */
   groupsFor(info: MetricInfo): BrandGroups;
@@ -84,6 +88,7 @@ function observations(input: BrandscapeInput, options: SectorSummaryOptions): Ob
     columns,
     audience: selected.audience,
     notes,
+    missing: toMissingData(selected.missing, []),
     mode,
     groupsFor(info) {
       // Per-category observations where the rows are kept per category.
@@ -102,6 +107,7 @@ function metaOf(o: Observations, source: SectorSummaryMeta['source'], years: rea
     columns: o.columns.map((c) => c.column),
     observation: 'a brand (a brand in one category for category-specific columns)',
     dedupe: dedupeInfo(o.prep, o.setup.rows, o.columns, o.mode),
+    missing: o.missing,
   };
 }
 

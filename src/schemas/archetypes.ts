@@ -6,7 +6,7 @@ import { id, int, num, str } from './common.js';
  * comparison set. The service documents only the skeleton (§14: entry fields plus a nested `data`
  * object of archetype values); these entry fields are the emulator's reading of it.
  *
- * `data` holds, per archetype key, the score (`<key>`: index, 100 = the comparison set's average)
+ * `data` holds, per archetype key, the score (`<key>`: standardised within the set, 0 = its average)
  * and the percentile rank within the set (`<key>_rank`, 0-100).
  */
 export const archetypeEntry = z.object({

@@ -21,13 +21,13 @@ import {
 import { measureText } from '../../src/charts/measure-text.js';
 import type { CrossMarketRow, CrossYearRow } from '../../src/frames/types.js';
 import * as f from './fixtures.js';
-import { axisLabels, channels, compileMessages, dataRows } from './helpers.js';
+import { axisLabels, channels, compileMessages, dataRows, panelsOf, panelTitleOf, subtitleOf } from './helpers.js';
 
-const subtitleOf = (spec: { title?: unknown }): string => {
-  const t = spec.title as { subtitle?: string | string[] } | undefined;
-  return Array.isArray(t?.subtitle) ? t.subtitle.join(' ') : (t?.subtitle ?? '');
+/** The order of a channel's categories: its `sort` array, or the explicit domain of its scale. */
+const sortOf = (spec: unknown, channel: string): unknown => {
+  const def = channels(spec).find((c) => c.channel === channel && (Array.isArray(c.def.sort) || Array.isArray((c.def.scale as { domain?: unknown } | undefined)?.domain)))?.def;
+  return Array.isArray(def?.sort) ? def.sort : (def?.scale as { domain?: unknown } | undefined)?.domain;
 };
-const sortOf = (spec: unknown, channel: string): unknown => channels(spec).find((c) => c.channel === channel && Array.isArray(c.def.sort))?.def.sort;
 
 describe('crossMarketHeatmap', () => {
   it('labels a row with the global name when markets use different local names, and keeps local names in the cells', () => {
@@ -47,12 +47,14 @@ describe('crossMarketHeatmap', () => {
     expect(sortOf(crossMarketHeatmap(f.crossMarketRows(), { sort: 'name' }), 'y')).toEqual([...order].sort((a, b) => a.localeCompare(b)));
   });
 
-  it('asks which column to show when the rows hold several, and names the choices', () => {
+  it('draws a grid per metric column unless `column` picks one, and names the choices when it is not there', () => {
     const rows = [...f.crossMarketRows(), ...f.crossMarketRows(undefined, { metric: 'esteem', metric_name: 'Esteem', score_type: 'rank', column: 'esteem_rank' })];
-    expect(() => crossMarketHeatmap(rows)).toThrow(UsageError);
-    expect(() => crossMarketHeatmap(rows)).toThrow(/differentiation_rank, esteem_rank.*'column'/);
+    expect(panelsOf(crossMarketHeatmap(rows)).map(panelTitleOf)).toEqual(['Differentiation (percentile rank)', 'Esteem (percentile rank)']);
     expect(() => crossMarketHeatmap(rows, { column: 'knowledge_rank' })).toThrow(DataError);
-    expect(dataRows(crossMarketHeatmap(rows, { column: 'esteem_rank' })).length).toBeGreaterThan(0);
+    expect(() => crossMarketHeatmap(rows, { column: 'knowledge_rank' })).toThrow(/knowledge_rank.*Available: differentiation_rank, esteem_rank/);
+    const one = crossMarketHeatmap(rows, { column: 'esteem_rank' });
+    expect(one).not.toHaveProperty('concat');
+    expect(dataRows(one).length).toBeGreaterThan(0);
   });
 
   it('colours ranks on a diverging scale around 50, high in blue', () => {
@@ -78,7 +80,7 @@ describe('crossMarketBars', () => {
   it('shows one entity, highest market first, with the mean as a rule and local names by their markets', () => {
     const spec = crossMarketBars(f.crossMarketRows(), { entityId: 1 });
     const bars = dataRows(spec).filter((r) => 'market' in r);
-    expect(bars.map((r) => r.market)).toEqual(['Brazil (Elma Chips)', 'United Kingdom (Walkers)', 'United States', 'Germany', 'France', 'Japan']);
+    expect(sortOf(spec, 'y')).toEqual(['Brazil (Elma Chips)', 'United Kingdom (Walkers)', 'United States', 'Germany', 'France', 'Japan']);
     const mean = dataRows(spec).find((r) => 'mean' in r && !('market' in r));
     expect(mean?.mean).toBeCloseTo((71.2 + 55.4 + 48.9 + 62.3 + 12.5 + 88.1) / 6, 6);
     expect(mean?.label).toBe('Mean 56');
@@ -281,11 +283,23 @@ describe('archetypeHeatmap', () => {
 describe('sectorDistribution', () => {
   it('draws brand values as box plots, sectors by median', () => {
     const spec = sectorDistribution(f.sectorValueRows());
-    expect(JSON.stringify(spec)).toContain('"boxplot"');
-    expect(dataRows(spec).length).toBe(f.sectorValueRows().length);
+    const boxes = dataRows(spec).filter((r) => 'q1' in r);
+    expect(boxes).toHaveLength(5);
+    expect(boxes.reduce((n, b) => n + Number(b.count), 0)).toBe(f.sectorValueRows().length);
     const order = sortOf(spec, 'y') as string[];
     expect(order).toHaveLength(5);
     expect(order).toContain('Technology & Telecommun…');
+  });
+
+  it('computes quartiles as the frames do, whiskers within 1.5 interquartile ranges, and draws brands beyond them as points', () => {
+    const template = f.sectorValueRows()[0];
+    if (!template) throw new Error('fixture');
+    const values = [10, 20, 30, 40, 50, 60, 70, 200];
+    const rows = values.map((value, i) => ({ ...template, brand_id: i, brand_name: `b${i}`, value }));
+    const spec = sectorDistribution(rows);
+    // numpy's linear quantiles: q1 = 27.5, median 45, q3 = 62.5; reach 1.5 x 35 = 52.5.
+    expect(dataRows(spec).find((r) => 'q1' in r)).toMatchObject({ q1: 27.5, median: 45, q3: 62.5, lo: 10, hi: 70, count: 8 });
+    expect(dataRows(spec).filter((r) => 'brand' in r).map((r) => r.value)).toEqual([200]);
   });
 
   it('orders sectors by their median (interpolated for even counts), not their mean', () => {
@@ -303,7 +317,10 @@ describe('sectorDistribution', () => {
 
   it('draws summaries as the spread of market means, a point per market', () => {
     const spec = sectorDistribution(f.sectorSummaryRows());
-    expect(dataRows(spec)).toHaveLength(5 * 4);
+    expect(dataRows(spec).filter((r) => 'market' in r)).toHaveLength(5 * 4);
+    // Boxes from the lowest market mean to the highest.
+    const means = f.sectorSummaryRows().filter((r) => r.sector_id === 1).map((r) => r.mean ?? NaN);
+    expect(dataRows(spec).find((r) => 'q1' in r && r.sector_name === 'Food & Drink')).toMatchObject({ lo: Math.min(...means), hi: Math.max(...means), count: 4 });
     expect(channels(spec).some((c) => c.channel === 'tooltip' && c.field === 'market')).toBe(true);
   });
 });

@@ -51,6 +51,14 @@ const CASES: Case[] = [
   { name: 'sector-distribution', spec: () => sectorDistribution(f.sectorValueRows()), fields: { x: ['value'], y: ['sector'] }, fixture: true },
   { name: 'sector-distribution-summaries', spec: () => sectorDistribution(f.sectorSummaryRows()), fields: { x: ['value'], y: ['sector'] } },
   { name: 'company-view', spec: () => companyView(f.companyRows()), fields: { x: ['year'], y: ['value', 'price'], color: ['series'] }, fixture: true },
+  // Several metric columns: one panel per metric.
+  { name: 'cross-market-heatmap-pillars', spec: () => crossMarketHeatmap(f.crossMarketPillarRows()), fields: { x: ['market_label'], y: ['entity'], color: ['value'] }, fixture: true },
+  { name: 'cross-market-bars-pillars', spec: () => crossMarketBars(f.crossMarketPillarRows(), { entityId: 1 }), fields: { x: ['value', 'mean'], y: ['market'], color: ['position'] }, fixture: true },
+  { name: 'cross-year-lines-pillars', spec: () => crossYearLines(f.crossYearPillarRows()), fields: { x: ['period_order'], y: ['value'], color: ['series'], facet: ['market'] }, fixture: true },
+  { name: 'cross-year-lines-pillars-one-brand', spec: () => crossYearLines(f.crossYearPillarRows(['GB', 'DE', 'US'], [1])), fields: { x: ['period_order'], y: ['value'], color: ['series'] }, fixture: true },
+  { name: 'slope-chart-pillars', spec: () => slopeChart(f.crossYearPillarRows(['GB']), { columns: 4 }), fields: { x: ['period'], y: ['value', 'label_y'], text: ['label'] } },
+  { name: 'sector-distribution-pillars', spec: () => sectorDistribution(f.sectorSummaryRows().flatMap((r) => ['differentiation', 'relevance'].map((m) => ({ ...r, metric: m, metric_name: m === 'relevance' ? 'Relevance' : 'Differentiation', column: `${m}_rank`, mean: (r.mean ?? 0) + (m === 'relevance' ? 8 : 0) })))), fields: { x: ['lo', 'q1', 'median', 'value'], y: ['sector'] } },
+  { name: 'company-view-pillars', spec: () => companyView(f.companyRows().flatMap((r) => ['differentiation', 'esteem'].map((m) => ({ ...r, metric: m, metric_name: m === 'esteem' ? 'Esteem' : 'Differentiation', column: `${m}_rank`, value: (r.value ?? 0) + (m === 'esteem' ? 9 : 0) })))), fields: { x: ['year'], y: ['value', 'price'], color: ['series'] }, fixture: true },
 ];
 
 const COLUMN_NAMES = /(_rank|_pct|_c|_index)$|^(value|entity|series|market_label|label_[xy]|period_order)$/;

@@ -400,3 +400,30 @@ export function crossYearWaveRows(markets: readonly MarketCode[] = ['US']): Cros
     });
   });
 }
+
+/** How far each pillar's fixture values sit from differentiation's (kept within 0–100). */
+const PILLAR_SHIFT: Record<Pillar, number> = { differentiation: 0, relevance: 6, esteem: -9, knowledge: 14 };
+const shifted = (v: number, pillar: Pillar): number => Math.round(Math.min(99.9, Math.max(0.1, v + PILLAR_SHIFT[pillar])) * 10) / 10;
+
+/** `crossMarket` rows of the four pillar ranks for the given brands (differentiation's values, shifted per pillar). */
+export function crossMarketPillarRows(brands: readonly number[] = [1, 2, 3]): CrossMarketRow[] {
+  return (Object.keys(PILLARS) as Pillar[]).flatMap((pillar) => {
+    const table = Object.fromEntries(
+      brands.map((id) => [id, Object.fromEntries(Object.entries(DIFF_RANK[id] ?? {}).map(([cc, v]) => [cc, v === null || v === undefined ? null : shifted(v, pillar)]))]),
+    ) as Record<number, Partial<Record<MarketCode, number | null>>>;
+    return crossMarketRows(table, { metric: pillar, metric_name: PILLARS[pillar], score_type: 'rank', column: `${pillar}_rank` });
+  });
+}
+
+/** `crossYear` rows of the four pillar ranks (esteem's values over 2020–2024, shifted per pillar), changes recomputed. */
+export function crossYearPillarRows(markets: readonly MarketCode[] = ['GB', 'DE', 'US'], brands: readonly number[] = [1, 2, 3]): CrossYearRow[] {
+  const base = crossYearRows(markets).filter((r) => brands.includes(r.entity_id));
+  return (Object.keys(PILLARS) as Pillar[]).flatMap((pillar) => {
+    const rows = base.map((r) => ({ ...r, ...metricKey(pillar, PILLARS[pillar], 'rank', `${pillar}_rank`), value: r.value === null ? null : shifted(r.value, pillar) }));
+    return rows.map((r, i) => {
+      const before = rows[i - 1];
+      const same = before !== undefined && before.entity_id === r.entity_id && before.country_code === r.country_code;
+      return { ...r, change: same && before.value !== null && r.value !== null ? r.value - before.value : null };
+    });
+  });
+}

@@ -120,3 +120,67 @@ export function axisLabels(svg: string, axis: 'X' | 'Y'): string[][] {
   }
   return out;
 }
+
+/** A number printed with more decimals than any chart shows, e.g. `3.0999999999999996`. */
+const LONG_FLOAT = /\d\.\d{4,}/;
+
+/**
+ * Text a reader could see that prints a number unrounded: every string of the spec outside its
+ * data (titles, labels, expressions), every string in its data (labels computed in JavaScript),
+ * and every number shown by a text or tooltip channel without a format.
+ */
+export function unroundedText(spec: unknown): string[] {
+  const out: string[] = [];
+  const visit = (node: unknown, path: string): void => {
+    if (typeof node === 'string') {
+      if (LONG_FLOAT.test(node)) out.push(`${path}: ${node}`);
+      return;
+    }
+    if (Array.isArray(node)) {
+      node.forEach((n, i) => visit(n, `${path}[${i}]`));
+      return;
+    }
+    if (!isRecord(node)) return;
+    for (const [key, value] of Object.entries(node)) if (key !== 'config') visit(value, `${path}.${key}`);
+  };
+  visit(spec, '$');
+  for (const c of channels(spec)) {
+    if ((c.channel === 'text' || c.channel === 'tooltip') && c.def.type === 'quantitative' && typeof c.def.format !== 'string') {
+      out.push(`${c.channel}:${c.field ?? '?'} has no format`);
+    }
+  }
+  return out;
+}
+
+/** The text a rendered SVG shows (text elements and their lines), without markup. */
+export function svgTexts(svg: string): string[] {
+  return [...svg.matchAll(/<(text|tspan)\b[^>]*>([^<]*)</g)].map((m) => m[2] ?? '').filter((t) => t !== '');
+}
+
+/**
+ * Texts of a rendered SVG that print a number unrounded: the text drawn, and the descriptions of
+ * marks and axes that screen readers read out (`aria-label`).
+ */
+export function unroundedSvgText(svg: string): string[] {
+  const aria = [...svg.matchAll(/aria-label="([^"]*)"/g)].map((m) => m[1] ?? '');
+  return [...svgTexts(svg), ...aria].filter((t) => LONG_FLOAT.test(t));
+}
+
+/** The panels of a small-multiples spec (`concat`), or the spec itself as one panel. */
+export function panelsOf(spec: unknown): Record<string, unknown>[] {
+  if (isRecord(spec) && Array.isArray(spec.concat)) return spec.concat.filter(isRecord);
+  if (isRecord(spec) && Array.isArray(spec.vconcat)) return spec.vconcat.filter(isRecord);
+  return isRecord(spec) ? [spec] : [];
+}
+
+/** A panel's title text. */
+export function panelTitleOf(panel: Record<string, unknown>): string | undefined {
+  const t = panel.title;
+  return typeof t === 'string' ? t : isRecord(t) && typeof t.text === 'string' ? t.text : undefined;
+}
+
+/** A spec's subtitle as one line of text. */
+export function subtitleOf(spec: { title?: unknown }): string {
+  const t = spec.title as { subtitle?: string | string[] } | undefined;
+  return Array.isArray(t?.subtitle) ? t.subtitle.join(' ') : (t?.subtitle ?? '');
+}

@@ -1,6 +1,6 @@
 /**
  * The built CLI loads only what a command needs: `--version` and `--help` nothing but the CLI's
- * own entry files, and `fetch` against a configured service no module of the emulator. Checked on
+ * own entry files (and the version), and `fetch` against a configured service no module of the emulator. Checked on
  * the modules a real process loads (a loader hook logs them).
  */
 import { execFile } from 'node:child_process';
@@ -44,7 +44,7 @@ describe.skipIf(!existsSync(bin))('what the built CLI loads', () => {
     for (const args of [['--version'], ['--help']]) {
       const { code, dist } = await modulesOf(args);
       expect(code).toBe(0);
-      expect(dist.sort()).toEqual(['cli/bin.js', 'cli/io.js', 'cli/main.js']);
+      expect(dist.sort()).toEqual(['cli/bin.js', 'cli/io.js', 'cli/main.js', 'version.js']);
     }
   });
 

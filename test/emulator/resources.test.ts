@@ -179,6 +179,16 @@ describe('resources over HTTP', () => {
     expect(countries.data.every((c) => String(c['name']).toLowerCase().includes('united'))).toBe(true);
   });
 
+  it('folds accents and case in search, as a search index does', async () => {
+    const accented = brands.find((b) => /[^\x00-\x7f]/.test(String(b['name'])));
+    expect(accented, 'the dataset has a brand name with an accent').toBeDefined();
+    const name = String(accented?.['name']);
+    const plain = name.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase();
+    expect(plain).not.toBe(name.toUpperCase());
+    const body = await list<Rec>(emulator, `/brands?search=${encodeURIComponent(plain)}`);
+    expect(body.data[0]?.['name']).toBe(name);
+  });
+
   it('serves real cities: by country, by region, capitals only', async () => {
     const gb = (await list<Rec>(emulator, '/countries?filter[code]=GB')).data[0];
     expect(gb?.['name']).toBe('United Kingdom');

@@ -72,7 +72,7 @@ describe('crossYear (hand-computed on fixtures.ts)', () => {
       { period: '2024 Q2', value: 90, change: 20, span: 15, trend: 'up', n: 1 },
     ]);
     expect(result.rows().map((r) => r.period_order)).toEqual([2023, 2024, 2024.25]);
-    expect(result.meta.notes.join(' ')).toMatch(/Full-year studies were left out where the same market and year has quarterly waves \(1 market-years\)/);
+    expect(result.meta.notes.join(' ')).toMatch(/Full-year studies were left out where the same market and year has quarterly waves \(1 market-year\)/);
     // The year's figure without waves is still the full-year study's (year mode, unchanged).
     expect(crossYear({ ...input, rows: [...rows, extra], studies: [...studies, fullYear] }, { markets: ['US'], metrics: ['differentiation'], brands: [1] }).rows().map((r) => r.value)).toEqual([75, 85]);
   });

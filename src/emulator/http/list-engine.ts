@@ -124,21 +124,26 @@ export function toPredicate<E extends AnyEntity>(spec: ResourceSpec, binding: Bi
   return (e) => tests.every((t) => t(e));
 }
 
-const tokens = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t !== '');
+/**
+ * Text as the search index sees it: lower case, accents folded (`Café` matches `cafe`), as a
+ * search engine's analyser does (§7.7: search "handles language better" than like filters).
+ */
+const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+const tokens = (text: string) => fold(text).split(/[^\p{L}\p{N}]+/u).filter((t) => t !== '');
 
 /**
  * Relevance of an entity to a search (§7.7: "orders results by relevance"). Every query token must
  * match some indexed field; exact and prefix matches of whole names count most.
  */
 export function searchScore(query: string, values: readonly unknown[]): number {
-  const q = query.trim().toLowerCase();
+  const q = fold(query.trim());
   const queryTokens = tokens(q);
   if (queryTokens.length === 0) return 0;
   let score = 0;
   const fieldTokens: string[] = [];
   values.forEach((value, position) => {
     if (value === null || value === undefined) return;
-    const text = String(value).toLowerCase();
+    const text = fold(String(value));
     // Earlier fields (the name) weigh more than later ones (a description).
     const weight = position === 0 ? 2 : 1;
     if (text === q) score += 100 * weight;

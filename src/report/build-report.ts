@@ -1,0 +1,170 @@
+/**
+ * `buildReport`: a resolved template and its loaded data to a `ReportSpec`: sections (tables,
+ * charts, notes), the About block (provenance) and the Data sheet (tidy rows). Pure: no I/O, no
+ * clock unless none is given; the same inputs give the same spec.
+ */
+import { archetypeMatrix } from '../frames/archetype-matrix.js';
+import type { FrameMeta, FrameTable } from '../frames/frame-table.js';
+import { toTidy } from '../frames/to-tidy.js';
+import { SCORE_TYPES } from '../schemas/score-types.js';
+import { toolkitVersion } from '../version.js';
+import { buildSection } from './build-sections.js';
+import type { ReportData } from './load-report-data.js';
+import type { AboutItem, CellFormat, ReportCell, ReportColumn, ReportSpec, ReportTable } from './report-spec.js';
+import { fillDataTokens, type ResolvedTemplate } from './resolve-template.js';
+import { parameterText } from './template-params.js';
+
+export interface BuildReportOptions {
+  /** When the report is made (default: now). */
+  generatedAt?: Date;
+}
+
+/** The Data sheet's columns: `toTidy`'s, in its order, with their formats. */
+const DATA_COLUMNS: readonly (readonly [string, CellFormat])[] = [
+  ['study_id', 'integer'], ['country_id', 'integer'], ['market', 'text'], ['country_code', 'text'], ['year', 'integer'],
+  ['audience_id', 'integer'], ['brand_id', 'integer'], ['brand_name', 'text'], ['global_name', 'text'], ['category_id', 'integer'],
+  ['category_name', 'text'], ['sector_id', 'integer'], ['sector_name', 'text'], ['company_id', 'integer'], ['company_name', 'text'],
+  ['is_duplicate', 'bool'], ['metric', 'text'], ['metric_name', 'text'], ['metric_group', 'text'], ['score_type', 'text'],
+  ['column', 'text'], ['value', 'general'],
+];
+
+/**
+ * The tidy rows behind the report: every loaded brandscape row x metric column of the template's
+ * audience, duplicates included (their `is_duplicate` says which rows aggregates leave out).
+ */
+function dataTable(data: ReportData, audience: number): ReportTable {
+  if (data.input.rows.length === 0) return archetypeData(data, audience);
+  const tidy = toTidy(data.input, { audience, dedupe: 'none' });
+  return fromFrameTable(tidy, DATA_COLUMNS);
+}
+
+/** A report without brandscape rows (archetypes only): the archetype entries behind it. */
+function archetypeData(data: ReportData, audience: number): ReportTable {
+  const tables = data.archetypes.map((a) =>
+    archetypeMatrix({ cultural: a.cultural, competitive: a.competitive }, { set: { type: a.set.type, id: a.set.id }, study: a.studyId, audience }),
+  );
+  const parts = tables.map((t) => fromFrameTable(t, ARCHETYPE_COLUMNS));
+  return { columns: parts[0]?.columns ?? ARCHETYPE_COLUMNS.map(([key, format]) => ({ key, header: key, format })), rows: parts.flatMap((p) => p.rows), keyColumns: 0, colourScales: [] };
+}
+
+const ARCHETYPE_COLUMNS: readonly (readonly [string, CellFormat])[] = [
+  ['study_id', 'integer'], ['audience_id', 'integer'], ['brand_id', 'integer'], ['brand_name', 'text'], ['archetype', 'text'], ['archetype_name', 'text'],
+  ['cultural_score', 'general'], ['cultural_rank', 'general'], ['competitive_score', 'general'], ['competitive_rank', 'general'], ['comparison_name', 'text'], ['comparison_type', 'text'],
+];
+
+/** Named columns of a frame table as report rows: column by column (typed arrays), then rows, no row objects. */
+function fromFrameTable(table: FrameTable<object, FrameMeta>, spec: readonly (readonly [string, CellFormat])[]): ReportTable {
+  const columns: ReportColumn[] = spec.map(([key, format]) => ({ key, header: key, format }));
+  const values = spec.map(([name]) => table.values(name));
+  const rows: ReportCell[][] = new Array(table.length);
+  for (let i = 0; i < table.length; i++) {
+    const row = new Array<ReportCell>(values.length);
+    for (let c = 0; c < values.length; c++) {
+      const v = values[c]![i]!;
+      row[c] = v instanceof Date ? v.toISOString() : v;
+    }
+    rows[i] = row;
+  }
+  return { columns, rows, keyColumns: 0, colourScales: [] };
+}
+
+/** `filter[country_code]=GB,DE; include=brand,sector`: a query's parameters in one line. */
+export function queryText(params: Readonly<Record<string, unknown>>): string {
+  const parts: string[] = [];
+  const text = (v: unknown): string => (Array.isArray(v) ? v.map(text).join(',') : String(v));
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    if (key === 'filter' && typeof value === 'object' && value !== null) {
+      for (const [f, v] of Object.entries(value)) if (v !== undefined) parts.push(`filter[${f}]=${text(v)}`);
+    } else parts.push(`${key}=${text(value)}`);
+  }
+  return parts.join('; ');
+}
+
+/** Notes every report carries: how to read the scores. */
+function readingNotes(spec: Pick<ReportSpec, 'sections'>, audience: number): string[] {
+  const notes = [
+    `Audience ${audience}${audience === 1 ? ' (All Adults)' : ''}: every number is for this audience.`,
+    `${SCORE_TYPES.rank.label}s (0–100) place a brand among all brands of its market and year; they compare across markets. Construct scores (_c) are less comparable across markets; index scores are against the whole brandscape (100 = average) or the brand's category.`,
+    "A brand studied in several categories has a row per category; all but one are marked is_duplicate. Category-agnostic scores count each brand once; usage, preference and recommendation keep a value per category.",
+  ];
+  if (spec.sections.some((s) => s.kind === 'company-rollup')) {
+    notes.push("Company values are the mean of the company's brands, weighted by share_of_company when every brand has one, else equally (the Weighting column says which).");
+  }
+  return notes;
+}
+
+/**
+ * Builds the report: each section from its frames and chart builders, the About block, the notes
+ * and the Data sheet.
+ *
+ * @example
+ * const resolved = resolveTemplate(await loadTemplate('cross-market-brand-health'), { year: '2024' });
+ * const spec = buildReport(resolved, await loadReportData(client, resolved));
+ * spec.sections.map((s) => s.summary); // ['3 brands × 6 markets × 4 metrics, 2024', ...]
+ * await writeXlsx(spec, 'reports/brand-health.xlsx');
+ */
+export function buildReport(template: ResolvedTemplate, data: ReportData, options: BuildReportOptions = {}): ReportSpec {
+  const generatedAt = (options.generatedAt ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const marketName = (code: string) => data.markets.find((m) => m.code === code)?.name ?? code;
+  const fill = (text: string) => fillDataTokens(text, template.parameters, { latest: data.latestYear, marketName });
+  const sections = template.sections
+    .map((section, index) => buildSection({ template, data, index }, section))
+    .map((s) => ({ ...s, title: fill(s.title), description: s.description === null ? null : fill(s.description) }));
+  const title = fill(template.title);
+  const description = template.description === null ? null : fill(template.description);
+  const audience = template.data.audience ?? 1;
+  const sectionNotes = [...new Set(sections.flatMap((s) => s.notes))];
+  const notes = [...readingNotes({ sections }, audience), ...data.notes, ...sectionNotes];
+  const marketText = data.markets.map((m) => (m.name === m.code ? m.code : `${m.name} (${m.code})`)).join(', ');
+  const items: AboutItem[] = [
+    { label: 'Report', value: title },
+    ...(description ? [{ label: 'Description', value: description }] : []),
+    { label: 'Generated', value: generatedAt },
+    { label: 'Template', value: template.name },
+    { label: 'Toolkit', value: `brandscape-kit ${toolkitVersion()}` },
+    { label: 'Data source', value: data.source.emulated ? `${data.source.host} (embedded emulator: seeded demo data, not real survey results)` : data.source.host },
+    { label: 'API version', value: data.source.apiVersion },
+    { label: 'Markets', value: marketText },
+    { label: 'Years', value: `${data.years.join(', ')} ('latest' = ${data.latestYear})` },
+    { label: 'Audience', value: `${audience}${audience === 1 ? ' (All Adults)' : ''}` },
+    ...(data.brands.length > 0 ? [{ label: 'Brands', value: data.brands.map((b) => `${b.name} (${b.id})`).join(', ') }] : []),
+    ...(template.data.companies ? [{ label: 'Companies', value: template.data.companies.join(', ') }] : []),
+    ...(template.data.metrics || template.data.metric_groups
+      ? [{ label: 'Metrics', value: [...(template.data.metric_groups ?? []).map((g) => `${g} (group)`), ...(template.data.metrics ?? [])].join(', ') }]
+      : []),
+    { label: 'Studies', value: data.studies.map((s) => `${s.id} ${s.market} ${s.year}${s.period && s.period !== 'Full Year' ? ` ${s.period}` : ''}`).join('; ') },
+  ];
+  const parameters: ReportTable = {
+    columns: [
+      { key: 'name', header: 'Parameter', format: 'text' },
+      { key: 'value', header: 'Value', format: 'text' },
+      { key: 'default', header: 'Default', format: 'text' },
+      { key: 'given', header: 'Set by', format: 'text' },
+      { key: 'description', header: 'Description', format: 'text' },
+    ],
+    rows: template.parameters.map((p) => [p.name, parameterText(p.value), parameterText(p.default), p.given ? 'the run (-p)' : 'the template', p.description]),
+    keyColumns: 1,
+    colourScales: [],
+  };
+  const queries: ReportTable = {
+    columns: [
+      { key: 'resource', header: 'Resource', format: 'text' },
+      { key: 'parameters', header: 'Parameters', format: 'text' },
+      { key: 'records', header: 'Records', format: 'integer' },
+    ],
+    rows: data.queries.map((q) => [q.resource, queryText(q.params), q.records]),
+    keyColumns: 1,
+    colourScales: [],
+  };
+  return {
+    title,
+    description,
+    template: template.name,
+    generatedAt,
+    about: { items, parameters, queries },
+    notes,
+    sections,
+    data: dataTable(data, audience),
+  };
+}

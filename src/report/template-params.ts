@@ -1,0 +1,156 @@
+/**
+ * Typed template parameters: what a template declares (`parameters:`), the schema of each type's
+ * values, and the parsing of `-p key=value` text into them (papermill's `-p`, with the value typed
+ * by the declaration rather than guessed from the text).
+ */
+import * as z from 'zod';
+
+/** Values a year can take: a calendar year, `latest` or `latest-N` (resolved when the report runs). */
+export type YearValue = number | 'latest' | `latest-${number}`;
+
+/** A brand by id, or by name (resolved with the service's search when the report runs). */
+export type BrandRef = number | string;
+
+/** Parameter types and the values they hold. */
+export interface ParameterValues {
+  string: string;
+  strings: string[];
+  integer: number;
+  number: number;
+  boolean: boolean;
+  year: YearValue;
+  years: YearValue[];
+  market: string;
+  markets: string[];
+  brands: BrandRef[];
+  ids: number[];
+}
+export type ParameterType = keyof ParameterValues;
+export type ParameterValue = ParameterValues[ParameterType];
+
+export const PARAMETER_TYPES = ['string', 'strings', 'integer', 'number', 'boolean', 'year', 'years', 'market', 'markets', 'brands', 'ids'] as const satisfies readonly ParameterType[];
+
+const YEAR_TEXT = /^latest(?:-(\d{1,2}))?$/;
+
+/** A year: 1990-2100, `latest` or `latest-N`. */
+export const yearValue = z.union(
+  [
+    z.number().int().min(1990).max(2100),
+    z.string().regex(YEAR_TEXT).transform((v) => v as Exclude<YearValue, number>),
+  ],
+  { error: (issue) => `expected a year such as 2024, 'latest' or 'latest-1', got ${describe(issue.input)}` },
+);
+
+/** An ISO 3166-1 alpha-2 market code, upper-cased. */
+export const marketCode = z
+  .string({ error: (issue) => `expected a market code such as GB, got ${describe(issue.input)}` })
+  .regex(/^[A-Za-z]{2}$/, { error: (issue) => `${describe(issue.input)} is not a market code; use the two-letter ISO code, such as GB or DE` })
+  .transform((v) => v.toUpperCase());
+
+export const positiveId = z
+  .number({ error: (issue) => `expected an id (a whole number), got ${describe(issue.input)}` })
+  .int({ error: (issue) => `expected an id (a whole number), got ${describe(issue.input)}` })
+  .positive({ error: (issue) => `expected an id (a positive whole number), got ${describe(issue.input)}` });
+
+export const brandRef = z.union([positiveId, z.string().trim().min(1)], {
+  error: (issue) => `expected a brand id or name, got ${describe(issue.input)}`,
+});
+
+const nonEmpty = <T extends z.ZodType>(item: T, what: string) =>
+  z.array(item, { error: (issue) => `expected a list of ${what}, got ${describe(issue.input)}` }).min(1, { error: `the list of ${what} is empty; give at least one` });
+
+/** The schema of each parameter type's values (as written in a template, after YAML/JSON parsing). */
+export const PARAMETER_SCHEMAS: { readonly [T in ParameterType]: z.ZodType<ParameterValues[T]> } = {
+  string: z.string({ error: (issue) => `expected text, got ${describe(issue.input)}` }),
+  strings: nonEmpty(z.string(), 'texts'),
+  integer: z.number({ error: (issue) => `expected a whole number, got ${describe(issue.input)}` }).int({ error: (issue) => `expected a whole number, got ${describe(issue.input)}` }),
+  number: z.number({ error: (issue) => `expected a number, got ${describe(issue.input)}` }).finite(),
+  boolean: z.boolean({ error: (issue) => `expected true or false, got ${describe(issue.input)}` }),
+  year: yearValue,
+  years: nonEmpty(yearValue, 'years'),
+  market: marketCode,
+  markets: nonEmpty(marketCode, 'market codes'),
+  brands: nonEmpty(brandRef, 'brands (ids or names)'),
+  ids: nonEmpty(positiveId, 'ids'),
+};
+
+/** A short description of a value for messages: `'pie'`, `12`, `a list`, `nothing`. */
+export function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}'`;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return 'a list';
+  return 'an object';
+}
+
+const split = (text: string) =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+/** `2019..2024` or `latest-4..latest` -> every year between, inclusive. */
+function yearRange(text: string): YearValue[] | undefined {
+  const m = /^(\d{4}|latest(?:-\d{1,2})?)\.\.(\d{4}|latest(?:-\d{1,2})?)$/.exec(text);
+  if (!m) return undefined;
+  const [from, to] = [m[1]!, m[2]!];
+  const bothLatest = from.startsWith('latest') && to.startsWith('latest');
+  const bothYears = !from.startsWith('latest') && !to.startsWith('latest');
+  if (bothYears) {
+    const [a, b] = [Number(from), Number(to)];
+    if (b < a) return undefined;
+    return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  }
+  if (bothLatest) {
+    const back = (t: string) => Number(/-(\d+)$/.exec(t)?.[1] ?? 0);
+    const [a, b] = [back(from), back(to)];
+    if (a < b) return undefined;
+    return Array.from({ length: a - b + 1 }, (_, i) => (a - i === 0 ? 'latest' : (`latest-${a - i}` as YearValue)));
+  }
+  return undefined;
+}
+
+/**
+ * A `-p` value as the parameter's type: lists are comma-separated, years may be ranges
+ * (`2019..2024`), booleans are true/false/yes/no/1/0, a brand is an id when it is a whole number.
+ * Returns the raw value for the type's schema to check (so messages are the same as for a
+ * template's own defaults).
+ */
+export function fromParameterText(type: ParameterType, text: string): unknown {
+  const t = text.trim();
+  const number = (s: string): unknown => (/^-?\d+(\.\d+)?$/.test(s) ? Number(s) : s);
+  switch (type) {
+    case 'string':
+      return text;
+    case 'strings':
+    case 'markets':
+      return split(t);
+    case 'integer':
+    case 'number':
+      return number(t);
+    case 'boolean': {
+      const v = t.toLowerCase();
+      if (['true', 'yes', '1', 'on'].includes(v)) return true;
+      if (['false', 'no', '0', 'off'].includes(v)) return false;
+      return t;
+    }
+    case 'year':
+      return number(t);
+    case 'years':
+      return split(t).flatMap((part) => yearRange(part) ?? [number(part)]);
+    case 'market':
+      return t;
+    case 'brands':
+      return split(t).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    case 'ids':
+      return split(t).map(number);
+  }
+}
+
+/** A parameter value as text for titles, file names and the About sheet. */
+export function parameterText(value: unknown): string {
+  if (Array.isArray(value)) return value.map(parameterText).join(', ');
+  if (value === null || value === undefined) return '';
+  return String(value);
+}

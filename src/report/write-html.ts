@@ -1,0 +1,186 @@
+/**
+ * The HTML writer: the report as one self-contained file (inline CSS and SVG charts, nothing
+ * fetched from elsewhere; a Content-Security-Policy says so), readable offline and in any browser.
+ */
+import { writeFile } from 'node:fs/promises';
+import { renderSvg } from '../charts/render.js';
+import { writeFileAtomically } from './atomic-file.js';
+import { formatCell } from './format-cell.js';
+import type { ColourScale, ReportSpec, ReportTable } from './report-spec.js';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Text safe inside HTML elements and attributes. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+const LOW = [0xf4, 0xb1, 0x83];
+const MID = [0xff, 0xff, 0xff];
+const HIGH = [0x7f, 0xb8, 0xe0];
+
+/** The colour of a value on a scale (the workbook's colour scale, computed). */
+function scaleColour(value: number, lo: number, mid: number, hi: number): string {
+  const mix = (a: number[], b: number[], t: number) => a.map((x, i) => Math.round(x + (b[i]! - x) * Math.min(1, Math.max(0, t))));
+  const rgb = value <= mid ? mix(LOW, MID, mid === lo ? 1 : (value - lo) / (mid - lo)) : mix(MID, HIGH, hi === mid ? 1 : (value - mid) / (hi - mid));
+  return `#${rgb.map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Background colours of a table's cells, by `row:column`, from its colour scales. */
+function cellColours(table: ReportTable): Map<string, string> {
+  const out = new Map<string, string>();
+  const applies = (s: ColourScale, r: number, c: number) => r >= s.fromRow && r <= s.toRow && c >= s.fromColumn && c <= s.toColumn;
+  for (const scale of table.colourScales) {
+    const values: number[] = [];
+    for (let r = scale.fromRow; r <= scale.toRow; r++) {
+      for (let c = scale.fromColumn; c <= scale.toColumn; c++) {
+        const v = table.rows[r]?.[c];
+        if (typeof v === 'number' && Number.isFinite(v)) values.push(v);
+      }
+    }
+    if (values.length === 0) continue;
+    const sorted = [...values].sort((a, b) => a - b);
+    const lo = scale.min ?? sorted[0]!;
+    const hi = scale.max ?? sorted[sorted.length - 1]!;
+    const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+    const mid = scale.mid ?? median;
+    for (let r = scale.fromRow; r <= scale.toRow; r++) {
+      for (let c = scale.fromColumn; c <= scale.toColumn; c++) {
+        const v = table.rows[r]?.[c];
+        if (typeof v === 'number' && Number.isFinite(v) && applies(scale, r, c)) out.set(`${r}:${c}`, scaleColour(v, lo, mid, hi));
+      }
+    }
+  }
+  return out;
+}
+
+const isNumeric = (format: string) => !['text', 'bool', 'date'].includes(format);
+
+function tableHtml(table: ReportTable, caption?: string): string {
+  if (table.rows.length === 0) return '<p class="empty">No data.</p>';
+  const colours = cellColours(table);
+  // Only columns with long texts wrap; short labels stay on one line.
+  const wraps = table.columns.map((column, c) => column.format === 'text' && c >= table.keyColumns && table.rows.some((row) => typeof row[c] === 'string' && (row[c] as string).length > 40));
+  // A line above each block of a matrix (each metric's rows), so the blocks read apart.
+  const blockStarts = new Set(table.colourScales.map((s) => s.fromRow).filter((r) => r > 0));
+  const head = table.columns.map((c, i) => `<th scope="col"${isNumeric(c.format) ? ' class="num"' : ''}${i < table.keyColumns ? ' data-key' : ''}>${escapeHtml(c.header)}</th>`).join('');
+  const body = table.rows
+    .map((row, r) => {
+      const cells = table.columns.map((column, c) => {
+        const value = row[c] ?? null;
+        const text = escapeHtml(formatCell(value, column.format, { minus: '−' }));
+        const colour = colours.get(`${r}:${c}`);
+        const cls = [isNumeric(column.format) ? 'num' : wraps[c] ? 'wrap' : '', value === null ? 'missing' : ''].filter(Boolean).join(' ');
+        const attrs = `${cls ? ` class="${cls}"` : ''}${colour ? ` style="background:${colour}"` : ''}${typeof value === 'number' ? ` title="${escapeHtml(String(value))}"` : ''}`;
+        return c < table.keyColumns ? `<th scope="row"${attrs}>${text}</th>` : `<td${attrs}>${text}</td>`;
+      });
+      return `<tr${blockStarts.has(r) ? ' class="block-start"' : ''}>${cells.join('')}</tr>`;
+    })
+    .join('\n');
+  return `<div class="table-wrap"><table>${caption ? `<caption>${escapeHtml(caption)}</caption>` : ''}<thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
+}
+
+const notesHtml = (notes: readonly string[]) => (notes.length === 0 ? '' : `<ul class="notes">${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>`);
+
+const STYLE = `
+:root { color-scheme: light; --ink: #1d1d1f; --muted: #5f6368; --line: #dadce0; --accent: #0072b2; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 "DejaVu Sans", "Segoe UI", system-ui, -apple-system, sans-serif; color: var(--ink); background: #fff; }
+header, main, footer { max-width: 1200px; margin: 0 auto; padding: 0 24px; }
+header { padding-top: 28px; border-bottom: 3px solid var(--accent); padding-bottom: 12px; }
+h1 { font-size: 26px; margin: 0 0 6px; }
+h2 { font-size: 20px; margin: 36px 0 4px; padding-top: 8px; border-top: 1px solid var(--line); }
+.sub, .summary, .meta { color: var(--muted); margin: 2px 0; }
+nav ol { columns: 2; padding-left: 20px; margin: 12px 0 0; }
+nav a, a { color: var(--accent); }
+figure { margin: 16px 0; overflow-x: auto; }
+figure svg { max-width: 100%; height: auto; }
+.table-wrap { overflow-x: auto; margin: 12px 0; }
+table { border-collapse: collapse; font-size: 13px; }
+caption { text-align: left; font-weight: bold; padding: 4px 0; }
+th, td { padding: 4px 10px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
+thead th { background: #e8f0f8; border-bottom: 2px solid #9bb8d3; position: sticky; top: 0; }
+tbody th { font-weight: normal; }
+.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.wrap { white-space: normal; min-width: 16em; max-width: 40em; }
+tr.block-start > * { border-top: 2px solid #9bb8d3; }
+.missing { color: #9aa0a6; }
+.notes { color: var(--muted); font-size: 13px; padding-left: 20px; }
+.empty { color: var(--muted); font-style: italic; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; }
+dt { font-weight: bold; }
+dd { margin: 0; }
+footer { color: var(--muted); font-size: 12px; padding: 24px; border-top: 1px solid var(--line); margin-top: 36px; }
+@media print { nav { display: none; } h2 { break-before: page; } }
+`;
+
+/**
+ * The report as one HTML document, with each section's chart as inline SVG.
+ *
+ * @example
+ * const html = await toHtml(spec);
+ */
+export async function toHtml(spec: ReportSpec): Promise<string> {
+  const svgs = await Promise.all(spec.sections.map((s) => (s.chart ? renderSvg(s.chart) : Promise.resolve(undefined))));
+  const sections = spec.sections
+    .map((s, i) => {
+      const svg = svgs[i];
+      return `<section id="section-${s.index}">
+<h2>${s.index}. ${escapeHtml(s.title)}</h2>
+<p class="summary">${escapeHtml(s.description ?? s.summary)}</p>
+${svg ? `<figure role="img" aria-label="${escapeHtml(s.title)}">${svg}</figure>` : ''}
+${tableHtml(s.table)}
+${notesHtml(s.notes)}
+</section>`;
+    })
+    .join('\n');
+  const about = spec.about.items.map((item) => `<dt>${escapeHtml(item.label)}</dt><dd>${escapeHtml(item.value)}</dd>`).join('');
+  const dataRows = spec.data.rows.length;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="generator" content="brandscape-kit">
+<title>${escapeHtml(spec.title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+<h1>${escapeHtml(spec.title)}</h1>
+${spec.description ? `<p class="sub">${escapeHtml(spec.description)}</p>` : ''}
+<p class="meta">Generated ${escapeHtml(spec.generatedAt)} from template ${escapeHtml(spec.template)}.</p>
+<nav aria-label="Sections"><ol>${spec.sections.map((s) => `<li><a href="#section-${s.index}">${escapeHtml(s.title)}</a></li>`).join('')}<li><a href="#about">About this report</a></li></ol></nav>
+</header>
+<main>
+${sections}
+<section id="about">
+<h2>About this report</h2>
+<dl>${about}</dl>
+${tableHtml(spec.about.parameters, 'Parameters')}
+${tableHtml(spec.about.queries, 'Queries')}
+<h3>How to read the numbers</h3>
+${notesHtml(spec.notes)}
+<p class="meta">The tidy data behind these numbers has ${dataRows.toLocaleString('en-US')} rows (study × audience × brand × category × metric column); the workbook carries them in its Data sheet.</p>
+</section>
+</main>
+<footer>Made with brandscape-kit. Values are rounded for display; the workbook keeps full precision.</footer>
+</body>
+</html>
+`;
+}
+
+/**
+ * Writes the report as a self-contained HTML file, atomically.
+ *
+ * @example
+ * await writeHtml(spec, 'reports/brand-health-2024.html');
+ */
+export async function writeHtml(spec: ReportSpec, path: string): Promise<void> {
+  await writeFileAtomically(path, (temp) => writeHtmlFile(spec, temp));
+}
+
+/** Writes the HTML straight to `file` (callers make it atomic: `writeHtml`, `runReport`). */
+export async function writeHtmlFile(spec: ReportSpec, file: string): Promise<void> {
+  await writeFile(file, await toHtml(spec), 'utf8');
+}

@@ -1,0 +1,55 @@
+/**
+ * A headless Chromium (Debian's, driven by playwright-core, which downloads nothing) for checking
+ * what a page shows: every chart drawn, nothing fetched from elsewhere.
+ */
+import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM } from './independent-reader.js';
+
+/** Chromium as this machine runs it: no sandbox as root, no background networking. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export interface PageCheck {
+  /** Requests the page made to anything but its own file. */
+  external: string[];
+  /** Per figure: its drawn size and how many marks it holds. */
+  figures: { width: number; height: number; marks: number }[];
+  /** Errors printed to the console. */
+  errors: string[];
+  title: string;
+  /** The page's visible text. */
+  text: string;
+  /** Every aria-label (what screen readers are given for chart marks). */
+  ariaLabels: string[];
+}
+
+/** Opens a local HTML file and reports what it drew, and anything it tried to fetch. */
+export async function checkPage(browser: Browser, file: string, screenshot?: string): Promise<PageCheck> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const external: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith('file://')) external.push(request.url());
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`file://${file}`);
+  const figures = await page.$$eval('figure svg', (svgs) =>
+    svgs.map((svg) => {
+      const box = svg.getBoundingClientRect();
+      return { width: box.width, height: box.height, marks: svg.querySelectorAll('path, rect, line, circle, text').length };
+    }),
+  );
+  if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
+  const title = await page.title();
+  const text = await page.innerText('body');
+  const ariaLabels = await page.$$eval('[aria-label]', (nodes) => nodes.map((n) => n.getAttribute('aria-label') ?? ''));
+  await page.close();
+  return { external, figures, errors, title, text, ariaLabels };
+}

@@ -1,0 +1,54 @@
+/**
+ * Reading workbooks back with an independent reader (openpyxl, Debian's python3-openpyxl) and
+ * checking pages in a real browser (Debian's chromium through playwright-core). In CI both must be
+ * there (`.ci/run` installs them); elsewhere a test without them says it skipped and why.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const PYTHON = '/usr/bin/python3';
+const READER = fileURLToPath(new URL('./read-xlsx.py', import.meta.url));
+export const CHROMIUM = '/usr/bin/chromium';
+
+export interface OpenpyxlSheet {
+  name: string;
+  dimensions: string;
+  max_row: number;
+  max_column: number;
+  freeze: string | null;
+  auto_filter: string | null;
+  tables: { name: string; ref: string; style: string | null; stripes: boolean; columns: string[] }[];
+  images: { anchor: string; from: [number, number]; to: [number, number] | null; format: string | null }[];
+  conditional_formats: { range: string; type: string }[];
+  rows: (string | number | boolean | null)[][];
+  types: string[][];
+  formats: string[][];
+}
+
+let openpyxl: Promise<boolean> | undefined;
+/** Whether openpyxl can be imported by Debian's Python. */
+export function hasOpenpyxl(): Promise<boolean> {
+  openpyxl ??= run(PYTHON, ['-c', 'import openpyxl, PIL']).then(
+    () => true,
+    () => false,
+  );
+  return openpyxl;
+}
+
+/** Why a check cannot run here, or undefined when it can; in CI a missing tool is a failure. */
+export async function missingTool(tool: 'openpyxl' | 'chromium'): Promise<string | undefined> {
+  const present = tool === 'openpyxl' ? await hasOpenpyxl() : existsSync(CHROMIUM);
+  if (present) return undefined;
+  const why = tool === 'openpyxl' ? 'python3-openpyxl and python3-pil are not installed (apt-get install python3-openpyxl python3-pil)' : 'chromium is not installed (apt-get install chromium)';
+  if (process.env['CI'] === 'true') throw new Error(`CI must have ${tool}: ${why}. .ci/run installs it.`);
+  return why;
+}
+
+/** The workbook as openpyxl reads it: sheets, tables, images, freeze panes, cells and their formats. */
+export async function readWithOpenpyxl(path: string, maxRows = 200): Promise<OpenpyxlSheet[]> {
+  const { stdout } = await run(PYTHON, [READER, path, String(maxRows)], { maxBuffer: 256 * 1024 * 1024 });
+  return (JSON.parse(stdout) as { sheets: OpenpyxlSheet[] }).sheets;
+}

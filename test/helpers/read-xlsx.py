@@ -1,0 +1,67 @@
+"""Reads a workbook with openpyxl (an independent reader) and prints what the tests check, as JSON.
+
+Usage: python3 read-xlsx.py FILE [MAX_ROWS]
+"""
+import json
+import sys
+import warnings
+
+import openpyxl
+
+warnings.simplefilter("ignore")
+
+
+def cell_value(cell):
+    v = cell.value
+    if v is None or isinstance(v, (int, float, str, bool)):
+        return v
+    return str(v)
+
+
+def main(path, max_rows):
+    wb = openpyxl.load_workbook(path)
+    out = {"sheets": []}
+    for ws in wb.worksheets:
+        rows = []
+        for row in ws.iter_rows(min_row=1, max_row=min(ws.max_row, max_rows)):
+            rows.append([cell_value(c) for c in row])
+        types = []
+        formats = []
+        for row in ws.iter_rows(min_row=1, max_row=min(ws.max_row, max_rows)):
+            types.append([c.data_type for c in row])
+            formats.append([c.number_format for c in row])
+        images = []
+        for img in ws._images:
+            a = img.anchor
+            to = getattr(a, "to", None)
+            images.append({
+                "anchor": type(a).__name__,
+                "from": [a._from.col, a._from.row],
+                "to": [to.col, to.row] if to is not None else None,
+                "format": getattr(img, "format", None),
+            })
+        cf = []
+        for rng in ws.conditional_formatting:
+            for rule in rng.rules:
+                cf.append({"range": str(rng.sqref), "type": rule.type})
+        out["sheets"].append({
+            "name": ws.title,
+            "dimensions": ws.dimensions,
+            "max_row": ws.max_row,
+            "max_column": ws.max_column,
+            "freeze": ws.freeze_panes,
+            "auto_filter": ws.auto_filter.ref,
+            "tables": [{"name": t.name, "ref": t.ref, "style": t.tableStyleInfo.name if t.tableStyleInfo else None,
+                        "stripes": bool(t.tableStyleInfo.showRowStripes) if t.tableStyleInfo else False,
+                        "columns": [c.name for c in t.tableColumns]} for t in ws.tables.values()],
+            "images": images,
+            "conditional_formats": cf,
+            "rows": rows,
+            "types": types,
+            "formats": formats,
+        })
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 200)
