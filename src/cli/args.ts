@@ -3,7 +3,7 @@
  * say which option was wrong and where the help is.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from '../index.js';
+import { UsageError } from '../client/index.js';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 

@@ -7,7 +7,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { UsageError } from '../index.js';
+import { UsageError } from '../client/index.js';
 
 export type OutputFormat = 'json' | 'ndjson' | 'csv';
 

@@ -12,7 +12,7 @@ import {
   TimeoutError,
   UsageError,
   redact,
-} from '../index.js';
+} from '../client/index.js';
 import { EXIT, type CliIo } from './io.js';
 
 /**

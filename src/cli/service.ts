@@ -3,7 +3,7 @@
  * or, when none is set, an emulator started in-process for the duration of the command. Either
  * way the command says on stderr which it uses.
  */
-import { createClient, type BrandscapeClient, type ClientOptions } from '../index.js';
+import { createClient, type BrandscapeClient, type ClientOptions } from '../client/index.js';
 import type { CliIo } from './io.js';
 
 export interface Service {

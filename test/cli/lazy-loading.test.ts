@@ -1,7 +1,8 @@
 /**
  * The built CLI loads only what a command needs: `--version` and `--help` nothing but the CLI's
- * own entry files (and the version), and `fetch` against a configured service no module of the emulator. Checked on
- * the modules a real process loads (a loader hook logs them).
+ * own entry files (and the version); `fetch` against a configured service the client side of the
+ * toolkit (`brandscape-kit/client`) and no module of the emulator. Checked on the modules a real
+ * process loads (a loader hook logs them).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -48,15 +49,16 @@ describe.skipIf(!existsSync(bin))('what the built CLI loads', () => {
     }
   });
 
-  it('fetch against a configured service: the toolkit, no module of the emulator', async () => {
+  it('fetch against a configured service: the client side only, no module of the emulator, frames, charts or reports', async () => {
     const { code, dist } = await modulesOf(['fetch', 'regions', '--format', 'ndjson', '--out', join(dir, 'regions.ndjson')], {
       BRANDSCAPE_BASE_URL: emulator.url,
       BRANDSCAPE_TOKEN: emulator.token,
     });
     expect(code).toBe(0);
-    expect(dist).toContain('index.js');
+    expect(dist).toContain('client/index.js');
     expect(dist).toContain('cli/commands/fetch.js');
-    expect(dist.filter((m) => m.startsWith('emulator/'))).toEqual([]);
+    expect(dist).not.toContain('index.js');
+    expect(dist.filter((m) => /^(emulator|frames|charts|report)\//.test(m))).toEqual([]);
     expect(dist.filter((m) => m.startsWith('cli/commands/') && m !== 'cli/commands/fetch.js')).toEqual([]);
   });
 

@@ -3,7 +3,7 @@
  * URL as the first line of stdout and the token to use on the second.
  */
 import { createEmulator, fromTokenArg, type EmulatorOptions } from '../../emulator/index.js';
-import { UsageError } from '../../index.js';
+import { UsageError } from '../../client/index.js';
 import { fromArgv, toNumber } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
 

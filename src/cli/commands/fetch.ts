@@ -12,7 +12,7 @@ import {
   type LoadProgress,
   type ResourceName,
   type ResourcePath,
-} from '../../index.js';
+} from '../../client/index.js';
 import { fromArgv, toNumber } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
 import { createRecordSink, toOutputFormat } from '../output.js';
