@@ -7,7 +7,7 @@
  *
  * Why not global `fetch` by default: on a 1,000-row page it costs several ms more CPU than reading
  * the socket directly, and its `text()` builds the body as one large buffer and one large string,
- * fresh memory that is expensive on these machines (NOTES.md).
+ * fresh memory that is expensive on these machines (see `body-pool.ts`).
  */
 import type { IncomingMessage } from 'node:http';
 import { Agent, request } from 'node:https';
