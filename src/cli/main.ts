@@ -12,6 +12,7 @@ import {
   UsageError,
   redact,
 } from '../errors.js';
+import { compareHelp, runCompare } from './commands/compare.js';
 import { emulatorHelp, runEmulator } from './commands/emulator.js';
 import { fetchHelp, runFetch } from './commands/fetch.js';
 import { healthHelp, runHealth } from './commands/health.js';
@@ -28,6 +29,7 @@ interface Command {
 
 const commands: Record<string, Command> = {
   fetch: { summary: 'Fetch every record of a resource as JSON, NDJSON or CSV', help: fetchHelp, run: runFetch },
+  compare: { summary: 'Compare brands across markets or years: a table, CSV/JSON, or a workbook, chart or page', help: compareHelp, run: runCompare },
   report: { summary: 'Build a report (Excel workbook and HTML) from a template', help: reportHelp, run: runReportCommand },
   templates: { summary: 'List, show and validate report templates', help: templatesHelp, run: runTemplates },
   health: { summary: 'Check whether the service is up', help: healthHelp, run: runHealth },

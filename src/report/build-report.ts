@@ -82,7 +82,7 @@ export function queryText(params: Readonly<Record<string, unknown>>): string {
 }
 
 /** Notes every report carries: how to read the scores. */
-function readingNotes(spec: Pick<ReportSpec, 'sections'>, audience: number): string[] {
+export function readingNotes(spec: Pick<ReportSpec, 'sections'>, audience: number): string[] {
   const notes = [
     `Audience ${audience}${audience === 1 ? ' (All Adults)' : ''}: every number is for this audience.`,
     `${SCORE_TYPES.rank.label}s (0–100) place a brand among all brands of its market and year; they compare across markets. Construct scores (_c) are less comparable across markets; index scores are against the whole brandscape (100 = average) or the brand's category.`,
