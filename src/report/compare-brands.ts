@@ -6,6 +6,7 @@
  * matrix and chart as the reports.
  */
 import type { BrandscapeClient, FetchAllOptions } from '../client/create-client.js';
+import { crossMarketBars } from '../charts/cross-market-bars.js';
 import { crossMarketHeatmap } from '../charts/cross-market-heatmap.js';
 import { crossYearLines } from '../charts/cross-year-lines.js';
 import type { ChartSpec } from '../charts/chart-spec.js';
@@ -322,14 +323,14 @@ async function checkMarkets(client: Client, given: readonly string[], studies: r
   });
 }
 
-/** Markets where any of the brands has a released study in the years, by name. */
-async function marketsOfBrands(client: Client, brands: readonly ResolvedBrand[], released: ReadonlyMap<number, StudyInfo>, signal: AbortSignal | undefined): Promise<{ codes: string[]; query: LoadedQuery }> {
+/** The released studies any of the brands is in. */
+async function studiesOfBrands(client: Client, brands: readonly ResolvedBrand[], released: ReadonlyMap<number, StudyInfo>, signal: AbortSignal | undefined): Promise<{ studied: StudyInfo[]; query: LoadedQuery }> {
   const ids = [...new Set(brands.map((b) => b.id))];
   const params = { filter: { id: ids }, fields: ['id'], include: ['studies'] } as const;
   const records = await client.brands.all(params, signal ? { signal } : {});
-  const codes = new Set<string>();
-  for (const b of records) for (const s of b.studies ?? []) if (released.has(s.id)) codes.add(released.get(s.id)!.code);
-  return { codes: [...codes], query: { resource: 'brands', params: { filter: params.filter, include: [...params.include] }, records: records.length } };
+  const studied: StudyInfo[] = [];
+  for (const b of records) for (const s of b.studies ?? []) if (released.has(s.id)) studied.push(released.get(s.id)!);
+  return { studied, query: { resource: 'brands', params: { filter: params.filter, include: [...params.include] }, records: records.length } };
 }
 
 const fullYearsOf = (studies: readonly StudyInfo[]) => studies.map((s) => ({ countryCode: s.code, year: s.year, fullYear: s.quarter === null }));
@@ -389,16 +390,21 @@ export async function compareBrands(client: Client, options: CompareBrandsOption
 
   // Markets: as given (each must have studies), or wherever one of the brands is studied.
   let candidates: string[];
+  let studiedByBrands: StudyInfo[] = [];
   if (marketsGiven) {
     await checkMarkets(client, marketsGiven, studies, signal);
     candidates = marketsGiven;
   } else {
-    const found = await marketsOfBrands(client, brands, new Map(studies.map((s) => [s.id, s])), signal);
+    const found = await studiesOfBrands(client, brands, new Map(studies.map((s) => [s.id, s])), signal);
     queries.push(found.query);
-    candidates = found.codes;
-    if (candidates.length === 0) throw new UsageError(`${listText(brands.map((b) => b.name))} ${brands.length > 1 ? 'are' : 'is'} not studied in any released study.`);
+    studiedByBrands = found.studied;
+    candidates = [...new Set(studiedByBrands.map((s) => s.code))];
+    if (candidates.length === 0) throw new UsageError(`${listText(brands.map((b) => b.name))} ${brands.length > 1 ? 'are' : 'is'} in no released study.`);
   }
-  const latest = latestYear(fullYearsOf(studies), candidates);
+  // 'latest': the most recent year released in every market named; without markets named, the most
+  // recent year any of the brands is in a released full-year study (its markets follow from it).
+  const brandYears = studiedByBrands.filter((s) => s.quarter === null).map((s) => s.year);
+  const latest = marketsGiven ? latestYear(fullYearsOf(studies), candidates) : { year: brandYears.length > 0 ? Math.max(...brandYears) : undefined, notes: [] };
   if (latest.year === undefined) throw new UsageError(`No released full-year study in ${candidates.join(', ')}.`, { hint: 'Check the market codes, or add --waves to compare quarterly waves.' });
   const latestValue = latest.year;
   const years = yearsGiven
@@ -407,7 +413,8 @@ export async function compareBrands(client: Client, options: CompareBrandsOption
       ? [latestValue]
       : Array.from({ length: DEFAULT_SPAN }, (_, i) => latestValue - DEFAULT_SPAN + 1 + i);
   const inYears = studies.filter((s) => years.includes(s.year));
-  const codes = marketsGiven ?? candidates.filter((code) => inYears.some((s) => s.code === code && s.quarter === null));
+  // Without markets named: those where one of the brands is in a study of the years compared.
+  const codes = marketsGiven ?? candidates.filter((code) => studiedByBrands.some((s) => s.code === code && years.includes(s.year) && (waves || s.quarter === null)));
   const nameOf = new Map(studies.map((s) => [s.code, s.market]));
   const markets: MarketColumn[] = codes.map((code) => ({ code, name: nameOf.get(code) ?? code }));
   if (!marketsGiven) markets.sort((a, b) => a.name.localeCompare(b.name));
@@ -683,15 +690,18 @@ function crossYearRecords(
 }
 
 /**
- * The comparison's chart: a heatmap of brands x markets per metric (across markets), or lines over
- * the periods per metric (across years). Throws a DataError when there is nothing to draw.
+ * The comparison's chart: a heatmap of brands x markets per metric (bars against the mean for one
+ * brand) across markets, or lines over the periods per metric across years. Throws a DataError when there is nothing to draw.
  *
  * @example
  * await writeFile('pillars.png', await renderPng(comparisonChart(comparison), { scale: 2 }));
  */
 export function comparisonChart(comparison: Comparison): ChartSpec {
   const title = { title: comparison.title };
-  return comparison.by === 'market' ? crossMarketHeatmap(comparison.result.rows(), title) : crossYearLines(comparison.result.rows(), title);
+  if (comparison.by === 'year') return crossYearLines(comparison.result.rows(), title);
+  const rows = comparison.result.rows();
+  // One brand: bars against its mean read better than a one-row heatmap.
+  return new Set(rows.map((r) => r.entity_id)).size === 1 ? crossMarketBars(rows) : crossMarketHeatmap(rows, title);
 }
 
 /**

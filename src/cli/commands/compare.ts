@@ -4,7 +4,7 @@
  * the chart as PNG or SVG, an HTML page, or the long form). The work is `compareBrands` of the
  * library; this file parses the options and writes what it returns.
  */
-import { access, writeFile } from 'node:fs/promises';
+import { access, stat, writeFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { dirname, extname, isAbsolute, relative, resolve } from 'node:path';
 import {
@@ -47,14 +47,14 @@ Options:
                          studied in the year)
   --years Y,Y            Years: 2024, ranges (2021..2024), latest, latest-1 (default: the latest
                          full year released in every market; with --by year, the 5 years up to it)
-  --by market|year       market: markets side by side in one year, with the mean over markets;
-                         year: each market over the years, with the change and trend.
-                         Default: inferred. Several years, or one market: year. One year, several
-                         markets, or none named: market. One market and one year, or several of
-                         each, need --by (or another market or year)
+  --by market|year       market: the markets side by side in one year, with each brand's mean
+                         over them; year: each market over the years, with the change and trend.
+                         Left out, it follows from what is given: several years, or one market,
+                         compare years; one year, or several markets (or none), compare markets.
+                         One market and one year, or several of each, need --by or another value
   --metrics A,B          Metric keys (differentiation), exact columns (esteem_c) or names
-  --metric-groups A,B    Every metric of these groups: pillars (the default), power_grid, imagery,
-                         commitment, archetypes
+  --metric-groups A,B    Every metric of these groups, e.g. pillars (the default), power_grid,
+                         imagery, commitment
   --score-type T         For metric keys: rank (percentile rank 0-100, the default), c (construct
                          score), pct, brandscape_index, category_index, value
   --audience ID          Audience id (default 1, All Adults)
@@ -65,7 +65,8 @@ Options:
                          full precision, empty where there is no data
   --out FILE             Also write FILE, its format from the extension: .csv .json .ndjson .xlsx
                          (one sheet: table, colours, chart) .png .svg (the chart) .html (table
-                         and chart). Repeatable; all are written whole or none is
+                         and chart). Repeatable; each file is written whole or not at all,
+                         and none is moved into place before all of them are made
   -h, --help             Show this help
 
 The table shows one row per brand and metric (and market, by year) and one column per market or
@@ -82,15 +83,15 @@ Examples:
   # The four pillars of three brands across six markets, in the latest year
   brandscape compare --brands Veros,Polora,"Corvaton Motors" --markets GB,DE,FR,IT,ES,US
 
-  # How Veros's esteem and knowledge moved in the UK from 2021 (construct scores)
-  brandscape compare --brands veros --markets GB --years 2021..latest --metrics esteem_c,knowledge_c
+  # How Veros's esteem and knowledge moved in the UK and the US over five years (construct scores)
+  brandscape compare --brands veros --markets GB,US --by year --metrics esteem_c,knowledge_c
 
   # Brand stature everywhere Polora is studied in 2023, as CSV, plus a workbook and a chart
   brandscape compare --brands Polora --years 2023 --metrics brand_stature \\
     --format csv --out polora-2023.xlsx --out polora-2023.png > polora-2023.csv
 
-  # US quarterly waves of two brands over two years
-  brandscape compare --brands 23,305 --markets US --years 2023,2024 --waves
+  # Two brands in the US quarterly waves of 2023 and 2024
+  brandscape compare --brands Aurica,Lumell --markets US --years 2023,2024 --waves --metrics esteem
 
 Exit codes: 0 ok, 2 usage error (a brand, market, metric or option to fix), 3 service error, 1 other.
 `;
@@ -222,6 +223,7 @@ export async function runCompare(argv: readonly string[], io: CliIo): Promise<nu
     } catch {
       throw new UsageError(`--out ${out.path}: the folder ${dirname(out.path)} does not exist or cannot be written.`);
     }
+    if ((await stat(out.path).catch(() => undefined))?.isDirectory()) throw new UsageError(`--out ${out.path} is a folder; give a file name.`);
   }
   if (new Set(outs.map((o) => o.path)).size < outs.length) throw new UsageError('--out names the same file twice.');
 
