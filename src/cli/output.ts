@@ -6,7 +6,7 @@
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { UsageError } from '../errors.js';
 
 export type OutputFormat = 'json' | 'ndjson' | 'csv';
@@ -131,4 +131,10 @@ export function createRecordSink(format: OutputFormat, target: { file: string } 
       if (temp !== undefined) await rm(temp, { force: true });
     },
   };
+}
+
+/** A path as the user would type it: relative to the working directory when under it, else absolute. */
+export function shownPath(cwd: string, file: string): string {
+  const rel = relative(cwd, file);
+  return rel.startsWith('..') || isAbsolute(rel) ? file : rel;
 }

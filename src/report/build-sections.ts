@@ -23,7 +23,7 @@ import type { CrossMarketRow } from '../frames/types.js';
 import { metricKeyOf, type ScoreType } from '../schemas/score-types.js';
 import { crossMarketTable, crossYearTable, metricLabel, scaleOf, type MarketColumn } from './comparison-tables.js';
 import { toCalendarYear } from './latest-year.js';
-import { framesNotes, listText, missingDataNotes, plural } from './missing-notes.js';
+import { framesNotes, listText, missingDataNotes, plural } from './missing-data-notes.js';
 import { sectionBrandRefs, type ReportData } from './load-report-data.js';
 import type { ReportCell, ReportColumn, ReportSection, ReportTable } from './report-spec.js';
 import type { ResolvedTemplate } from './resolve-template.js';

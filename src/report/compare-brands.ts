@@ -22,11 +22,11 @@ import { foldName, resolveBrands, type ResolvedBrand } from '../frames/resolve-b
 import type { CrossMarketRow, CrossYearRow, TrendDirection } from '../frames/types.js';
 import { SCORE_TYPES, fromMetricColumn, toMetricColumn, type ScoreType } from '../schemas/score-types.js';
 import { toolkitVersion } from '../version.js';
-import { queryText, readingNotes } from './build-report.js';
+import { queriesTable, readingNotes, sourceText } from './build-report.js';
 import { crossMarketTable, crossYearTable, type MarketColumn } from './comparison-tables.js';
 import { latestYear, toCalendarYear } from './latest-year.js';
-import type { ReportSource } from './load-report-data.js';
-import { listText, missingDataNotes, plural } from './missing-notes.js';
+import { sourceOf, type ReportSource } from './load-report-data.js';
+import { listText, missingDataNotes, plural } from './missing-data-notes.js';
 import type { AboutItem, ReportSpec, ReportTable } from './report-spec.js';
 import type { BrandRef, YearValue } from './template-params.js';
 
@@ -455,7 +455,7 @@ export async function compareBrands(client: Client, options: CompareBrandsOption
   const span = years.length > 1 ? `${years[0]}–${years[years.length - 1]}` : String(years[0]);
   if (input.rows.length === 0) {
     throw new UsageError(`${listText(brands.map((b) => b.name))} ${brands.length > 1 ? 'have' : 'has'} no data in ${where} (audience ${audienceId}).`, {
-      hint: 'Leave --markets out to compare every market where the brands are studied.',
+      hint: marketsGiven ? 'Leave --markets out to compare every market where the brands are studied.' : `Check the audience (${audienceId}); 1 is All Adults.`,
     });
   }
 
@@ -579,16 +579,6 @@ function gapNotes(records: readonly (CrossMarketRecord | CrossYearRecord)[], has
 /** A column's metric name from the catalogue (`Differentiation`), its key when unnamed. */
 function catalogueName(catalogue: Catalogue, column: string): string {
   return catalogue.metrics.find((m) => (m.brandscape_data_columns ?? []).includes(column))?.name ?? fromMetricColumn(column).metric;
-}
-
-function sourceOf(client: Pick<Client, 'baseUrl' | 'version'>, emulated: boolean): ReportSource {
-  let host: string;
-  try {
-    host = new URL(client.baseUrl).host;
-  } catch {
-    host = 'unknown';
-  }
-  return { host, apiVersion: client.version, emulated };
 }
 
 /** Period columns of a comparison with waves: each study's period, in time order, full years before waves. */
@@ -728,20 +718,10 @@ export function comparisonReport(comparison: Comparison, options: { generatedAt?
     { label: 'Comparison', value: comparison.title },
     { label: 'Generated', value: generatedAt },
     { label: 'Toolkit', value: `brandscape-kit ${toolkitVersion()}` },
-    { label: 'Data source', value: source.emulated ? `${source.host} (embedded emulator: seeded demo data, not real survey results)` : source.host },
+    { label: 'Data source', value: sourceText(source) },
     { label: 'API version', value: source.apiVersion },
     { label: 'Studies', value: comparison.studies.map((s) => `${s.id} ${s.market} ${s.period}`).join('; ') },
   ];
-  const queries: ReportTable = {
-    columns: [
-      { key: 'resource', header: 'Resource', format: 'text' },
-      { key: 'parameters', header: 'Parameters', format: 'text' },
-      { key: 'records', header: 'Records', format: 'integer' },
-    ],
-    rows: comparison.queries.map((q) => [q.resource, queryText(q.params), q.records]),
-    keyColumns: 1,
-    colourScales: [],
-  };
   const parameters: ReportTable = {
     columns: [
       { key: 'name', header: 'Parameter', format: 'text' },
@@ -758,7 +738,7 @@ export function comparisonReport(comparison: Comparison, options: { generatedAt?
     template: 'compare',
     madeBy: 'brandscape compare',
     generatedAt,
-    about: { items, parameters, queries },
+    about: { items, parameters, queries: queriesTable(comparison.queries) },
     notes: [...readingNotes({ sections: [] }, comparison.audience.id), ...notes],
     sections: [{ index: 1, kind: comparison.by === 'market' ? 'cross-market' : 'cross-year', title: comparison.title, description: comparison.summary, table: comparison.table, chart, notes, summary: comparison.summary }],
     data: empty,

@@ -6,7 +6,7 @@
  */
 import { access, stat, writeFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
-import { dirname, extname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, extname, resolve } from 'node:path';
 import {
   COMPARISON_RECORD_COLUMNS,
   SCORE_TYPES,
@@ -28,7 +28,7 @@ import {
 } from '../../index.js';
 import { fromArgv, toNumber } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
-import { csvCell } from '../output.js';
+import { csvCell, shownPath } from '../output.js';
 import { createProgressBar } from '../progress.js';
 import { openService } from '../service.js';
 import { colourModeOf, toTerminalTable } from '../terminal-table.js';
@@ -244,11 +244,7 @@ export async function runCompare(argv: readonly string[], io: CliIo): Promise<nu
   }
   if (outs.length > 0) {
     await writeOutputs(comparison, outs);
-    const shown = (file: string) => {
-      const rel = relative(io.cwd, file);
-      return rel.startsWith('..') || isAbsolute(rel) ? file : rel;
-    };
-    for (const out of outs) io.stderr.write(`Wrote ${shown(out.path)}\n`);
+    for (const out of outs) io.stderr.write(`Wrote ${shownPath(io.cwd, out.path)}\n`);
   }
   return EXIT.ok;
 }
