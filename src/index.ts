@@ -172,7 +172,7 @@ export { AmbiguousBrandError, UnknownBrandError, foldName, resolveBrands } from 
 export type { BrandCandidate, ResolvedBrand } from './frames/resolve-brands.js';
 
 // Reports (templates -> data -> ReportSpec -> workbook and HTML; exceljs and the zip library load on first write)
-export { stageFile, writeFileAtomically } from './report/atomic-file.js';
+export { OutputError, checkOutputPath, stageFile, toOutputError, writeFileAtomically } from './report/atomic-file.js';
 export type { StagedFile } from './report/atomic-file.js';
 export { buildReport, queryText } from './report/build-report.js';
 export type { BuildReportOptions } from './report/build-report.js';
