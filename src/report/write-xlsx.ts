@@ -58,8 +58,10 @@ export function columnLetter(index: number): string {
 
 /** A worksheet name Excel accepts: at most 31 characters, none of `[]:*?/\`, unique. */
 function sheetName(text: string, used: Set<string>): string {
-  // Trimmed again after the cut: a name cut at a word break should not end in a space or a comma.
-  const base = text.replace(/[[\]:*?/\\]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 31).replace(/[\s,;.:-]+$/, '') || 'Sheet';
+  const clean = text.replace(/[[\]:*?/\\]/g, ' ').replace(/\s+/g, ' ').trim();
+  // Cut at a word boundary with an ellipsis, so a long title reads as cut rather than misspelt.
+  const cut = clean.length <= 31 ? clean : `${clean.slice(0, 30).replace(/[\s,.;–-]+\S*$/, '')}…`;
+  const base = cut || 'Sheet';
   let name = base;
   for (let n = 2; used.has(name.toLowerCase()); n++) name = `${base.slice(0, 31 - String(n).length - 1)} ${n}`;
   used.add(name.toLowerCase());

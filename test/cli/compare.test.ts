@@ -450,7 +450,7 @@ describe('other usage errors exit 2 before any row is loaded', () => {
     ['a year with no study', ['--markets', 'GB,DE', '--years', '2031'], /No released full-year study of GB and DE in 2031\. Years with studies: 2019–/],
     ['a year range the wrong way round', ['--markets', 'GB', '--years', '2021..latest'], /A range runs between two years/],
     ['an --out extension that says no format', ['--markets', 'GB,DE', '--out', 'pillars.txt'], /the format comes from the extension, and '\.txt' is not one/],
-    ['an --out folder that does not exist', ['--markets', 'GB,DE', '--out', 'nowhere/pillars.csv'], /the folder .*nowhere does not exist/],
+    ['an --out folder that does not exist', ['--markets', 'GB,DE', '--out', 'nowhere/pillars.csv'], /The folder of --out .*nowhere\/pillars\.csv .* does not exist/],
     ['a bad --format', ['--markets', 'GB,DE', '--format', 'xml'], /--format is table, csv, json or ndjson/],
   ];
   for (const [name, extra, message] of cases) {
@@ -588,7 +588,7 @@ describe('--out: files by extension, read back', () => {
     const before = emulator.requests.length;
     const r = await cli([...argv, '--out', join('out2', 'a.xlsx'), '--out', join('out2', 'taken.csv')]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/taken\.csv is a folder/);
+    expect(r.stderr).toMatch(/--out .*taken\.csv is a folder/);
     expect((await readdir(folder2)).sort()).toEqual(['taken.csv']);
     expect(emulator.requests.slice(before).filter((q) => q.path.endsWith('/brandscape-data'))).toHaveLength(0);
   });

@@ -4,13 +4,13 @@
  * the chart as PNG or SVG, an HTML page, or the long form). The work is `compareBrands` of the
  * library; this file parses the options and writes what it returns.
  */
-import { access, stat, writeFile } from 'node:fs/promises';
-import { constants } from 'node:fs';
-import { dirname, extname, resolve } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
 import {
   COMPARISON_RECORD_COLUMNS,
   SCORE_TYPES,
   UsageError,
+  checkOutputPath,
   compareBrands,
   comparisonChart,
   comparisonReport,
@@ -19,6 +19,7 @@ import {
   renderSvg,
   stageFile,
   toHtml,
+  toOutputError,
   writeXlsx,
   type CompareBrandsOptions,
   type Comparison,
@@ -167,7 +168,7 @@ async function writeOutputs(comparison: Comparison, outs: readonly { path: strin
     for (const file of staged) await file.commit();
   } catch (error) {
     await Promise.all(staged.map((f) => f.discard()));
-    throw error;
+    throw toOutputError(error, outs[staged.length - 1]?.path ?? '');
   }
 }
 
@@ -217,14 +218,7 @@ export async function runCompare(argv: readonly string[], io: CliIo): Promise<nu
   };
   // Files are checked before anything is loaded: a typo in a path should not cost a load.
   const outs = (values.out ?? []).map((path) => ({ path: resolve(io.cwd, path), kind: fileKind(path) }));
-  for (const out of outs) {
-    try {
-      await access(dirname(out.path), constants.W_OK);
-    } catch {
-      throw new UsageError(`--out ${out.path}: the folder ${dirname(out.path)} does not exist or cannot be written.`);
-    }
-    if ((await stat(out.path).catch(() => undefined))?.isDirectory()) throw new UsageError(`--out ${out.path} is a folder; give a file name.`);
-  }
+  for (const out of outs) await checkOutputPath(out.path, { extensions: Object.keys(FILE_KINDS), option: '--out' });
   if (new Set(outs.map((o) => o.path)).size < outs.length) throw new UsageError('--out names the same file twice.');
 
   const service = await openService(io);

@@ -6,7 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PAGE_LIMITS, RESOURCES, type ApiVersion, type ResourceName, ARCHETYPES_TOOL } from '../../client/endpoints.js';
 import type { Dataset, PublishRequest } from '../dataset/types.js';
 import type { WebhookSender } from '../webhooks.js';
-import { ApiError, badRequest, notFound } from './api-error.js';
+import { fromFaultBody, fromPublishBody, readAdminJson } from './admin-bodies.js';
+import { ApiError, notFound } from './api-error.js';
 import { getBrandscapeRow, listBrandscape } from './brandscape.js';
 import { runArchetypes } from './archetypes.js';
 import type { createAuth } from './auth.js';
@@ -172,18 +173,6 @@ function carriedQuery(params: URLSearchParams): string {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8').trim();
-  if (text === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw badRequest('The body must be JSON.');
-  }
-}
-
 export interface AdminHooks {
   publish(request: PublishRequest): Promise<unknown>;
 }
@@ -205,11 +194,9 @@ async function adminAnswer(state: HandlerState, req: IncomingMessage, path: stri
     return json(200, { data: state.webhooks.subscriptions.map(({ secret: _secret, ...rest }) => rest) });
   }
   if (req.method === 'POST' && sub === '/publish') {
-    const body = (await readJson(req)) as Record<string, unknown>;
-    const kind = body['kind'] ?? 'study';
-    if (kind !== 'study' && kind !== 'brands') throw badRequest("publish takes {\"kind\": \"study\"} or {\"kind\": \"brands\", \"count\": 3}.");
+    const request = fromPublishBody(await readAdminJson(req));
     try {
-      return json(200, await hooks.publish(body as unknown as PublishRequest));
+      return json(200, await hooks.publish(request));
     } catch (error) {
       // Nothing left to release, or an unknown id: the request conflicts with the data's state.
       if (error instanceof RangeError) throw new ApiError(409, error.message);
@@ -217,12 +204,8 @@ async function adminAnswer(state: HandlerState, req: IncomingMessage, path: stri
     }
   }
   if (req.method === 'POST' && sub === '/faults') {
-    const body = await readJson(req);
-    const rules = (Array.isArray(body) ? body : [body]) as FaultRule[];
-    for (const rule of rules) {
-      if (typeof rule !== 'object' || rule === null || rule.kind === undefined) throw badRequest('A fault rule needs a kind: a status code, "reset", "truncate" or "hang".');
-      state.faults.add(rule);
-    }
+    const rules = fromFaultBody(await readAdminJson(req));
+    for (const rule of rules) state.faults.add(rule);
     return json(200, { added: rules.length });
   }
   if (req.method === 'DELETE' && sub === '/faults') {
