@@ -46,8 +46,9 @@ Options:
                          none, stops with the candidates or the nearest names
   --markets GB,DE,FR     Markets by ISO code (default: every market where one of the brands is
                          studied in the year)
-  --years Y,Y            Years: 2024, ranges (2021..2024), latest, latest-1 (default: the latest
-                         full year released in every market; with --by year, the 5 years up to it)
+  --years Y,Y            Years: 2024, ranges (2021..2024), latest, latest-1. Default: the latest
+                         full year released in every market named (without --markets, the latest
+                         the brands are studied in); with --by year, the 5 years up to it
   --by market|year       market: the markets side by side in one year, with each brand's mean
                          over them; year: each market over the years, with the change and trend.
                          Left out, it follows from what is given: several years, or one market,
