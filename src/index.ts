@@ -94,7 +94,20 @@ export { AmbiguousBrandError, UnknownBrandError, foldName, resolveBrands } from 
 export type { BrandCandidate, ResolvedBrand } from './frames/resolve-brands.js';
 
 // Reports (templates -> data -> ReportSpec -> workbook and HTML; exceljs and the zip library load on first write)
-export { stageFile, writeFileAtomically } from './report/atomic-file.js';
+export { OutputError, checkOutputPath, stageFile, toOutputError, writeFileAtomically } from './report/atomic-file.js';
+export { SCALE_COLOURS, cellColours } from './report/cell-colours.js';
+export { COMPARISON_RECORD_COLUMNS, compareBrands, comparisonChart, comparisonReport } from './report/compare-brands.js';
+export type {
+  CompareBrandsOptions,
+  CompareBy,
+  ComparedStudy,
+  Comparison,
+  ComparisonRecordBase,
+  CrossMarketComparison,
+  CrossMarketRecord,
+  CrossYearComparison,
+  CrossYearRecord,
+} from './report/compare-brands.js';
 export type { StagedFile } from './report/atomic-file.js';
 export { buildReport, queryText } from './report/build-report.js';
 export type { BuildReportOptions } from './report/build-report.js';
@@ -114,8 +127,8 @@ export { checkOutputDir, outputName, runReport, stateFileOf } from './report/run
 export type { RunReportOptions, RunReportResult } from './report/run-report.js';
 export { TemplateError } from './report/template-error.js';
 export type { TemplateProblem } from './report/template-error.js';
-export { PARAMETER_TYPES, parameterText as parameterTextOf } from './report/template-params.js';
-export type { BrandRef, ParameterType, ParameterValue, YearValue } from './report/template-params.js';
+export { PARAMETER_TYPES, fromOptionText, parameterText as parameterTextOf } from './report/template-params.js';
+export type { BrandRef, ParameterType, ParameterValue, ParameterValues, YearValue } from './report/template-params.js';
 export { OUTPUT_FORMATS, SECTION_KINDS } from './report/template-schema.js';
 export type { DataSpec, OutputFormat, ParameterSpec, SectionKind, SectionSpec } from './report/template-schema.js';
 export { toHtml, writeHtml } from './report/write-html.js';

@@ -26,6 +26,10 @@ const commands: Record<string, CommandEntry> = {
     summary: 'Fetch every record of a resource as JSON, NDJSON or CSV',
     load: () => import('./commands/fetch.js').then((m) => ({ help: m.fetchHelp, run: m.runFetch })),
   },
+  compare: {
+    summary: 'Compare brands across markets or years: a table, CSV/JSON, or a workbook, chart or page',
+    load: () => import('./commands/compare.js').then((m) => ({ help: m.compareHelp, run: m.runCompare })),
+  },
   report: {
     summary: 'Build a report (Excel workbook and HTML) from a template',
     load: () => import('./commands/report.js').then((m) => ({ help: m.reportHelp, run: m.runReportCommand })),

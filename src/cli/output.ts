@@ -5,15 +5,20 @@
  * is renamed into place only when everything was written: a failed load leaves no half file.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { extname, isAbsolute, relative } from 'node:path';
 import { UsageError } from '../client/index.js';
+import { stageFile, toOutputError, type StagedFile } from '../report/atomic-file.js';
 
 export type OutputFormat = 'json' | 'ndjson' | 'csv';
 
+/** Extensions `fetch --out` writes, and the format of each. */
+export const RECORD_EXTENSIONS: Readonly<Record<string, OutputFormat>> = { '.json': 'json', '.ndjson': 'ndjson', '.jsonl': 'ndjson', '.csv': 'csv' };
+
 export function toOutputFormat(value: string | undefined, out: string | undefined): OutputFormat {
-  const format = value ?? (out?.endsWith('.csv') ? 'csv' : out?.endsWith('.ndjson') || out?.endsWith('.jsonl') ? 'ndjson' : 'json');
-  if (format !== 'json' && format !== 'ndjson' && format !== 'csv') throw new UsageError(`--format is json, ndjson or csv, not '${format}'.`);
+  const format = value ?? (out === undefined ? 'json' : RECORD_EXTENSIONS[extname(out).toLowerCase()]);
+  if (format !== 'json' && format !== 'ndjson' && format !== 'csv') {
+    throw new UsageError(value === undefined ? `--out ${out ?? ''}: unknown extension; use ${Object.keys(RECORD_EXTENSIONS).join(', ')}.` : `--format is json, ndjson or csv, not '${format}'.`);
+  }
   return format;
 }
 
@@ -62,32 +67,34 @@ function textTo(stream: { write(chunk: string): unknown; once?: (event: 'drain',
     });
 }
 
-function fileText(stream: WriteStream): Text {
-  let failure: Error | undefined;
-  stream.on('error', (error) => (failure = error));
-  const write = textTo(stream);
+/** Text to a file stream; a write error (disk full, permission) becomes an OutputError naming `path`. */
+function fileText(stream: WriteStream, path: string): Text {
+  let failure: unknown;
+  // A failed write ('error') also ends any wait for 'drain', which would then never come.
+  const failed = new Promise<never>((_, reject) => {
+    stream.on('error', (error) => reject((failure = toOutputError(error, path))));
+  });
+  failed.catch(() => {});
   return {
     write: async (chunk) => {
       if (failure) throw failure;
-      await write(chunk);
+      if (stream.write(chunk) === false) await Promise.race([new Promise<void>((resolve) => stream.once('drain', resolve)), failed]);
     },
-    end: () =>
-      new Promise((resolve, reject) => {
-        if (failure) return reject(failure);
-        stream.once('error', reject);
-        stream.end(() => resolve());
-      }),
+    end: async () => {
+      if (failure) throw failure;
+      await Promise.race([new Promise<void>((resolve) => stream.end(() => resolve())), failed]);
+    },
   };
 }
 
 export function createRecordSink(format: OutputFormat, target: { file: string } | { stdout: { write(chunk: string): unknown } }): RecordSink {
-  let temp: string | undefined;
+  let staged: StagedFile | undefined;
   let text: Text;
   let fileStream: WriteStream | undefined;
   if ('file' in target) {
-    temp = join(dirname(target.file), `.${basename(target.file)}.${process.pid}.${Date.now()}.partial`);
-    fileStream = createWriteStream(temp, { encoding: 'utf8' });
-    text = fileText(fileStream);
+    staged = stageFile(target.file);
+    fileStream = createWriteStream(staged.tempPath, { encoding: 'utf8', flags: staged.direct ? 'a' : 'w' });
+    text = fileText(fileStream, target.file);
   } else {
     text = { write: textTo(target.stdout), end: async () => {} };
   }
@@ -124,11 +131,17 @@ export function createRecordSink(format: OutputFormat, target: { file: string } 
     async close() {
       if (format === 'json') await text.write(count === 0 ? '[]\n' : '\n]\n');
       await text.end();
-      if (temp !== undefined && 'file' in target) await rename(temp, target.file);
+      await staged?.commit();
     },
     async abort() {
-      if (fileStream) await new Promise<void>((resolve) => fileStream?.end(() => resolve()));
-      if (temp !== undefined) await rm(temp, { force: true });
+      if (fileStream && !fileStream.destroyed) await new Promise<void>((resolve) => fileStream?.end(() => resolve()));
+      await staged?.discard();
     },
   };
+}
+
+/** A path as the user would type it: relative to the working directory when under it, else absolute. */
+export function shownPath(cwd: string, file: string): string {
+  const rel = relative(cwd, file);
+  return rel.startsWith('..') || isAbsolute(rel) ? file : rel;
 }

@@ -24,8 +24,11 @@ export interface LoadComparisonOptions {
    * Load only the rows of these brands, or of the brands of these companies or sectors (the
    * service's `filter[brands]`, `filter[companies]`, `filter[sectors]`), instead of every brand of
    * the studies: a comparison of three brands needs three brands' rows. Several narrow together.
+   * `studies` loads the rows of these studies (`filter[studies]`) instead of every study of the
+   * markets and years: the full-year studies alone, say, without the US quarterly waves of the
+   * same years (the studies are given by id; the markets and years still name their context).
    */
-  only?: { brands?: readonly number[]; companies?: readonly number[]; sectors?: readonly number[] };
+  only?: { brands?: readonly number[]; companies?: readonly number[]; sectors?: readonly number[]; studies?: readonly number[] };
   /** Also load these companies with their annual results and stock prices (for `companyRollup`). */
   companies?: readonly number[];
   /** Loader options for the brandscape rows (progress, signal, concurrency). */
@@ -61,6 +64,7 @@ type Client = Pick<BrandscapeClient, 'brandscape' | 'studies' | 'brands' | 'comp
  * crossMarket(input, { year: 2024, metrics: ['differentiation'] });
  * const three = await loadComparisonInput(client, { countryCodes: ['GB', 'DE'], years: [2024], metricGroupKeys: ['pillars'], only: { brands: [6, 23, 305] } });
  * three.queries; // [{ resource: 'brandscape-data', params: {...}, records: 6 }, ...]
+ * const fullYears = await loadComparisonInput(client, { countryCodes: ['US'], years: [2024], metricKeys: ['esteem'], only: { studies: [523], brands: [23] } });
  * const withCompanies = await loadComparisonInput(client, { countryCodes: ['GB'], years: [2022, 2023, 2024], metricKeys: ['esteem'], companies: [1520] });
  * companyRollup(withCompanies, { companies: [1520], metrics: ['esteem'] });
  */
@@ -95,8 +99,8 @@ export async function loadComparisonInput(client: Client, options: LoadCompariso
   try {
     const rowParams = {
       filter: {
-        country_code: codes,
-        year_number: years,
+        // Study -> audience -> brand is one of the service's qualifying chains (REFERENCE §12.6).
+        ...(only.studies ? { studies: [...only.studies] } : { country_code: codes, year_number: years }),
         audiences: options.audience ?? 1,
         ...(brandIds ? { brands: brandIds } : {}),
         ...(only.companies ? { companies: [...only.companies] } : {}),

@@ -80,7 +80,7 @@ export const textAt = (column: FrameColumn | undefined, row: number): string | n
 };
 
 /** The quarter of a US wave, from its period (`Q2`) or its name (`US - Adults 2024 Q2`). */
-function quarterOf(periodName: string | null | undefined, studyName: string | null | undefined): number | null {
+export function quarterOf(periodName: string | null | undefined, studyName: string | null | undefined): number | null {
   for (const text of [periodName, studyName]) {
     if (!text) continue;
     const m = /\bQ([1-4])\b/i.exec(text) ?? /\bquarter\s*([1-4])\b/i.exec(text);

@@ -62,14 +62,21 @@ export function foldName(name: string): string {
   return name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
-/** Edit distance (Levenshtein) between two short texts. */
+/**
+ * Edit distance between two short texts, a swap of neighbouring letters counting as one edit
+ * (optimal string alignment): "Verso" is one edit from "Veros", as a typist would judge it.
+ */
 function distance(a: string, b: string): number {
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      current[j] = d;
     }
+    before = previous;
     previous = current;
   }
   return previous[b.length]!;
@@ -96,32 +103,30 @@ export async function resolveBrands(client: Client, refs: readonly (number | str
     const absent = ids.find((id) => !byId.has(id));
     if (absent !== undefined) throw new UnknownBrandError(absent, []);
   }
-  const out: ResolvedBrand[] = [];
-  for (const ref of refs) {
-    if (typeof ref === 'number') out.push({ ref, id: ref, name: byId.get(ref)! });
-    else out.push({ ref, ...(await resolveName(client, ref, options.signal)) });
-  }
-  return out;
+  // Names are looked up at once (one search each): several names cost one round trip, not several.
+  return Promise.all(refs.map(async (ref): Promise<ResolvedBrand> => (typeof ref === 'number' ? { ref, id: ref, name: byId.get(ref)! } : { ref, ...(await resolveName(client, ref, options.signal)) })));
 }
 
 async function resolveName(client: Client, name: string, signal: AbortSignal | undefined): Promise<{ id: number; name: string }> {
   const wanted = foldName(name);
   if (wanted === '') throw new UsageError('A brand name is empty.', { hint: 'Give a brand id or name.' });
-  const search = (text: string) => client.brands.page({ search: text, perPage: 50, include: ['studies'] }, signal ? { signal } : undefined);
-  const page = await search(name.trim());
-  const hits = page.records.map((b) => ({ id: b.id, name: b.name ?? `Brand ${b.id}`, studies: b.studies ?? [] }));
+  const opts = signal ? { signal } : undefined;
+  // The search asks for ids and names only: the markets of each candidate (its studies, which make a
+  // large answer) are fetched only when a name turns out to be ambiguous.
+  const page = await client.brands.page({ search: name.trim(), perPage: 50, fields: ['id', 'name'] }, opts);
+  const hits = page.records.map((b) => ({ id: b.id, name: b.name ?? `Brand ${b.id}` }));
   const exact = hits.filter((b) => foldName(b.name) === wanted);
-  const candidate = (b: (typeof hits)[number]): BrandCandidate => ({
-    id: b.id,
-    name: b.name,
-    markets: [...new Set(b.studies.map((s) => s.country?.code ?? '').filter((c) => c !== ''))].sort(),
-  });
+  const candidates = async (brands: readonly { id: number; name: string }[]): Promise<BrandCandidate[]> => {
+    const withStudies = await client.brands.all({ filter: { id: brands.map((b) => b.id) }, fields: ['id'], include: ['studies'] }, opts);
+    const marketsOf = new Map(withStudies.map((b) => [b.id, [...new Set((b.studies ?? []).map((s) => s.country?.code ?? '').filter((c) => c !== ''))].sort()]));
+    return brands.map((b) => ({ id: b.id, name: b.name, markets: marketsOf.get(b.id) ?? [] }));
+  };
   if (exact.length === 1) return { id: exact[0]!.id, name: exact[0]!.name };
-  if (exact.length > 1) throw new AmbiguousBrandError(name, exact.map(candidate));
+  if (exact.length > 1) throw new AmbiguousBrandError(name, await candidates(exact));
   // Every word of the name inside a brand's name: a partial name ("Cola") that fits several brands.
   const words = wanted.split(' ');
   const partial = hits.filter((b) => words.every((w) => foldName(b.name).includes(w)));
-  if (partial.length > 0) throw new AmbiguousBrandError(name, partial.map(candidate));
+  if (partial.length > 0) throw new AmbiguousBrandError(name, await candidates(partial));
   throw new UnknownBrandError(name, await nearestNames(client, wanted, signal));
 }
 

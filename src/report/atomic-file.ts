@@ -1,19 +1,92 @@
 /**
- * Files written whole or not at all: the content goes to a temporary file next to the target,
- * which is renamed over the target only once everything was written and flushed. A failed or
- * interrupted write leaves the previous file as it was and no temporary file behind.
+ * Output files that are never clobbered or left half-written, for every command and writer that
+ * writes (fetch, report, compare; writeXlsx, writeHtml):
+ *
+ * - a regular file (or a new one) is written to a temporary file next to it, flushed, and renamed
+ *   over it only when complete: a failed or interrupted write leaves the previous file as it was
+ *   and no temporary file behind;
+ * - a symbolic link is written through to its target (the link stays a link);
+ * - a FIFO, a character device or a socket (`/dev/stdout`, a named pipe) is written in place,
+ *   streamed, never renamed over;
+ * - a folder, a missing folder, a folder that cannot be written to, an unknown extension: usage
+ *   errors found before any request is made (`checkOutputPath`), naming the path as it was given;
+ * - a write that fails (disk full, permission, I/O) is an `OutputError` naming the path as given.
  */
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { constants, lstatSync, readlinkSync, statSync } from 'node:fs';
+import { access, open, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { BrandscapeError, UsageError } from '../errors.js';
+
+/** A write that failed: the previous file is unchanged and no temporary file is left. Exit code 1. */
+export class OutputError extends BrandscapeError {
+  override name = 'OutputError';
+  /** The path as the caller gave it. */
+  readonly path: string;
+  constructor(path: string, reason: string, options: { cause?: unknown } = {}) {
+    super('output', `Could not write ${path}: ${reason}.`, { hint: 'Any previous file there is unchanged.', ...options });
+    this.path = path;
+  }
+}
+
+const REASONS: Readonly<Record<string, string>> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  EIO: 'an input/output error',
+  EISDIR: 'it is a folder',
+  ENOENT: 'its folder does not exist',
+  EFBIG: 'the file is too large for the file system',
+};
+
+/** A file system error of a write as an `OutputError` naming the path as given (other errors pass). */
+export function toOutputError(error: unknown, path: string): unknown {
+  if (error instanceof BrandscapeError) return error;
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+  if (code === undefined || !(code in REASONS)) return error;
+  return new OutputError(path, `${REASONS[code]!} (${code})`, { cause: error });
+}
+
+/** Where a path's content really goes: through symbolic links (also dangling ones) to their target. */
+function throughLinks(path: string): string {
+  let current = resolve(path);
+  for (let hops = 0; hops < 40; hops++) {
+    let info;
+    try {
+      info = lstatSync(current);
+    } catch {
+      return current;
+    }
+    if (!info.isSymbolicLink()) return current;
+    current = resolve(dirname(current), readlinkSync(current));
+  }
+  throw new UsageError(`${path} is a chain of symbolic links that does not end.`);
+}
+
+/** Whether a path is a FIFO, a character device or a socket: written in place, never renamed over. */
+function isSpecial(path: string): boolean {
+  try {
+    const info = statSync(path);
+    return info.isFIFO() || info.isCharacterDevice() || info.isSocket();
+  } catch {
+    return false;
+  }
+}
 
 /** A file being written: write to `tempPath`, then `commit()` (or `discard()`). */
 export interface StagedFile {
-  /** The file the content is meant for. */
+  /** The file the content is meant for (as given). */
   readonly path: string;
-  /** Where to write the content until it is complete (same folder, hidden, unique). */
+  /**
+   * Where to write the content: a hidden temporary file next to the target, or the target itself
+   * when it is a FIFO or a device (`direct`).
+   */
   readonly tempPath: string;
-  /** Flushes the temporary file to disk and renames it over `path`. */
+  /** True when the content is written in place (a FIFO, a device): nothing to rename. */
+  readonly direct: boolean;
+  /** Flushes the temporary file to disk and renames it over the target. */
   commit(): Promise<void>;
   /** Removes the temporary file (safe to call after a failure, or twice). */
   discard(): Promise<void>;
@@ -28,21 +101,32 @@ export interface StagedFile {
  * try { await writeFile(file.tempPath, bytes); await file.commit(); } catch (e) { await file.discard(); throw e; }
  */
 export function stageFile(path: string): StagedFile {
-  const tempPath = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.partial`);
+  const target = throughLinks(path);
+  if (isSpecial(target)) {
+    return { path, tempPath: target, direct: true, commit: async () => {}, discard: async () => {} };
+  }
+  const tempPath = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.partial`);
   let done = false;
   return {
     path,
     tempPath,
+    direct: false,
     async commit() {
-      // Flushed before the rename: a crash right after must not leave an empty file in place.
-      const handle = await open(tempPath, 'r+');
       try {
-        await handle.sync();
-      } finally {
-        await handle.close();
+        // Flushed before the rename: a crash right after must not leave an empty file in place.
+        const handle = await open(tempPath, 'r+');
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        await rename(tempPath, target);
+        done = true;
+      } catch (error) {
+        await rm(tempPath, { force: true });
+        done = true;
+        throw toOutputError(error, path);
       }
-      await rename(tempPath, path);
-      done = true;
     },
     async discard() {
       if (!done) await rm(tempPath, { force: true });
@@ -52,7 +136,8 @@ export function stageFile(path: string): StagedFile {
 }
 
 /**
- * Writes a file atomically with a function that writes the temporary path.
+ * Writes a file atomically with a function that writes the temporary path. A file system error is
+ * an `OutputError` naming `path`; the previous file stays and no temporary file is left.
  *
  * @example
  * await writeFileAtomically('out.html', (temp) => writeFile(temp, html));
@@ -64,6 +149,46 @@ export async function writeFileAtomically(path: string, write: (tempPath: string
     await file.commit();
   } catch (error) {
     await file.discard();
-    throw error;
+    throw toOutputError(error, path);
+  }
+}
+
+/**
+ * Checks an output path before any work is done: its folder exists and can be written to, it is
+ * not a folder, and (with `extensions`) its extension is one of them. Usage errors name the path as
+ * given and the option (`--out`) when told.
+ *
+ * @example
+ * await checkOutputPath('reports/brands.csv', { extensions: ['.csv', '.json'], option: '--out' });
+ */
+export async function checkOutputPath(path: string, options: { extensions?: readonly string[]; option?: string } = {}): Promise<void> {
+  const what = options.option ? `${options.option} ${path}` : path;
+  if (path.trim() === '') throw new UsageError(`${options.option ?? 'The output path'} is empty.`, { hint: 'Give a file name.' });
+  const target = throughLinks(path);
+  const info = await stat(target).catch(() => undefined);
+  if (info?.isDirectory()) throw new UsageError(`${what} is a folder.`, { hint: 'Give a file name inside it.' });
+  if (options.extensions && !info?.isFIFO() && !info?.isCharacterDevice()) {
+    const ext = extname(path).toLowerCase();
+    if (!options.extensions.includes(ext)) {
+      throw new UsageError(`${what}: ${ext === '' ? 'no extension' : `unknown extension '${ext}'`}; use one of ${options.extensions.join(', ')}.`);
+    }
+  }
+  if (info && (info.isFIFO() || info.isCharacterDevice() || info.isSocket())) {
+    await access(target, constants.W_OK).catch(() => {
+      throw new UsageError(`${what} cannot be written to.`, { hint: 'Check its permissions.' });
+    });
+    return;
+  }
+  const folder = dirname(target);
+  const folderInfo = await stat(folder).catch(() => undefined);
+  if (!folderInfo) throw new UsageError(`The folder of ${what} (${dirname(path) || '.'}) does not exist.`, { hint: 'Create it, or write somewhere else.' });
+  if (!folderInfo.isDirectory()) throw new UsageError(`${what}: ${dirname(path)} is not a folder.`);
+  await access(folder, constants.W_OK).catch(() => {
+    throw new UsageError(`The folder of ${what} (${dirname(path) || '.'}) cannot be written to.`, { hint: 'Check its permissions, or write somewhere else.' });
+  });
+  if (info) {
+    await access(target, constants.W_OK).catch(() => {
+      throw new UsageError(`${what} exists and cannot be written to.`, { hint: 'Check its permissions, or write somewhere else.' });
+    });
   }
 }

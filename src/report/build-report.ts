@@ -9,7 +9,8 @@ import { toTidy } from '../frames/to-tidy.js';
 import { SCORE_TYPES } from '../schemas/score-types.js';
 import { toolkitVersion } from '../version.js';
 import { buildSection } from './build-sections.js';
-import type { ReportData } from './load-report-data.js';
+import type { LoadedQuery } from '../frames/load-comparison-input.js';
+import type { ReportData, ReportSource } from './load-report-data.js';
 import type { AboutItem, CellFormat, ReportCell, ReportColumn, ReportSpec, ReportTable } from './report-spec.js';
 import { fillDataTokens, type ResolvedTemplate } from './resolve-template.js';
 import { parameterText } from './template-params.js';
@@ -81,8 +82,25 @@ export function queryText(params: Readonly<Record<string, unknown>>): string {
   return parts.join('; ');
 }
 
+/** The About block's table of the queries behind a report, with their filters and record counts. */
+export function queriesTable(queries: readonly LoadedQuery[]): ReportTable {
+  return {
+    columns: [
+      { key: 'resource', header: 'Resource', format: 'text' },
+      { key: 'parameters', header: 'Parameters', format: 'text' },
+      { key: 'records', header: 'Records', format: 'integer' },
+    ],
+    rows: queries.map((q) => [q.resource, queryText(q.params), q.records]),
+    keyColumns: 1,
+    colourScales: [],
+  };
+}
+
+/** Where the data came from, as the About block says it: the host, and when emulated, that it is demo data. */
+export const sourceText = (source: ReportSource): string => (source.emulated ? `${source.host} (embedded emulator: seeded demo data, not real survey results)` : source.host);
+
 /** Notes every report carries: how to read the scores. */
-function readingNotes(spec: Pick<ReportSpec, 'sections'>, audience: number): string[] {
+export function readingNotes(spec: Pick<ReportSpec, 'sections'>, audience: number): string[] {
   const notes = [
     `Audience ${audience}${audience === 1 ? ' (All Adults)' : ''}: every number is for this audience.`,
     `${SCORE_TYPES.rank.label}s (0–100) place a brand among all brands of its market and year; they compare across markets. Construct scores (_c) are less comparable across markets; index scores are against the whole brandscape (100 = average) or the brand's category.`,
@@ -123,7 +141,7 @@ export function buildReport(template: ResolvedTemplate, data: ReportData, option
     { label: 'Generated', value: generatedAt },
     { label: 'Template', value: template.name },
     { label: 'Toolkit', value: `brandscape-kit ${toolkitVersion()}` },
-    { label: 'Data source', value: data.source.emulated ? `${data.source.host} (embedded emulator: seeded demo data, not real survey results)` : data.source.host },
+    { label: 'Data source', value: sourceText(data.source) },
     { label: 'API version', value: data.source.apiVersion },
     { label: 'Markets', value: marketText },
     { label: 'Years', value: `${data.years.join(', ')} ('latest' = ${data.latestYear})` },
@@ -147,22 +165,12 @@ export function buildReport(template: ResolvedTemplate, data: ReportData, option
     keyColumns: 1,
     colourScales: [],
   };
-  const queries: ReportTable = {
-    columns: [
-      { key: 'resource', header: 'Resource', format: 'text' },
-      { key: 'parameters', header: 'Parameters', format: 'text' },
-      { key: 'records', header: 'Records', format: 'integer' },
-    ],
-    rows: data.queries.map((q) => [q.resource, queryText(q.params), q.records]),
-    keyColumns: 1,
-    colourScales: [],
-  };
   return {
     title,
     description,
     template: template.name,
     generatedAt,
-    about: { items, parameters, queries },
+    about: { items, parameters, queries: queriesTable(data.queries) },
     notes,
     sections,
     data: dataTable(data, audience),

@@ -23,6 +23,7 @@ import type { CrossMarketRow } from '../frames/types.js';
 import { metricKeyOf, type ScoreType } from '../schemas/score-types.js';
 import { crossMarketTable, crossYearTable, metricLabel, scaleOf, type MarketColumn } from './comparison-tables.js';
 import { toCalendarYear } from './latest-year.js';
+import { framesNotes, listText, missingDataNotes, plural } from './missing-data-notes.js';
 import { sectionBrandRefs, type ReportData } from './load-report-data.js';
 import type { ReportCell, ReportColumn, ReportSection, ReportTable } from './report-spec.js';
 import type { ResolvedTemplate } from './resolve-template.js';
@@ -84,14 +85,6 @@ const entityScope = (ctx: SectionContext) => ({
 
 const scoreTypesOf = (section: { score_type?: ScoreType | undefined }): ScoreType[] => [section.score_type ?? 'rank'];
 
-/** `Differentiation, Relevance and Esteem`. */
-function listText(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]!}`;
-}
-
-/** `1 brand`, `3 brands`, `2 companies`. */
-const plural = (n: number, word: string) => `${n} ${n === 1 ? word : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`}`;
-
 /** Draws a chart; a chart that cannot be drawn from the data leaves a note instead of failing the report. */
 function tryChart(draw: () => ChartSpec, notes: string[]): ChartSpec | null {
   try {
@@ -103,21 +96,13 @@ function tryChart(draw: () => ChartSpec, notes: string[]): ChartSpec | null {
   }
 }
 
-/** Notes on what the section asked for and found no data for, with market names. */
+/** Notes on what the section asked for and found no data for, with market and brand names. */
 function missingNotes(ctx: SectionContext, missing: MissingData): string[] {
-  const name = (m: number | string) => (typeof m === 'string' ? (ctx.data.markets.find((x) => x.code === m)?.name ?? m) : String(m));
-  const brand = (id: number) => ctx.data.brands.find((b) => b.id === id)?.name ?? `brand ${id}`;
-  const notes: string[] = [];
-  if (missing.markets.length > 0) notes.push(`No data for ${listText(missing.markets.map(name))}: not studied, or not released yet, in the years shown.`);
-  if (missing.years.length > 0) notes.push(`No data for ${listText(missing.years.map(String))} in these markets.`);
-  if (missing.brands.length > 0) notes.push(`No data for ${listText(missing.brands.map(brand))} in these markets and years.`);
-  if (missing.companies.length > 0) notes.push(`No data for the brands of compan${missing.companies.length > 1 ? 'ies' : 'y'} ${listText(missing.companies.map(String))} in these markets and years.`);
-  if (missing.sectors.length > 0) notes.push(`No data for sector${missing.sectors.length > 1 ? 's' : ''} ${listText(missing.sectors.map(String))} in these markets and years.`);
-  return notes;
+  return missingDataNotes(missing, {
+    market: (code) => ctx.data.markets.find((x) => x.code === code)?.name ?? code,
+    brand: (id) => ctx.data.brands.find((b) => b.id === id)?.name ?? `brand ${id}`,
+  });
 }
-
-/** Frames notes without the ones this report says itself (what was missing, by code). */
-const framesNotes = (notes: readonly string[]) => notes.filter((n) => !/^No data for the /.test(n));
 
 function crossMarketSection(ctx: SectionContext, s: Extract<SectionSpec, { kind: 'cross-market' }>): Built {
   const y = year(ctx, s.year);

@@ -103,7 +103,8 @@ export interface CrossYearTableOptions {
 
 /**
  * `crossYear` rows as a matrix: entity, market and metric, a column per period, then the change over
- * the span and the trend.
+ * the span and the trend. The change column is headed with its span (`Change 2021–2024`) when every
+ * row has values in the same first and last period, else `Change` (each row's own span).
  *
  * @example
  * const table = crossYearTable(crossYear(input, { markets: ['GB'], metrics: ['esteem'] }));
@@ -120,7 +121,7 @@ export function crossYearTable(result: FrameTable<CrossYearRow, CrossYearMeta>, 
     { key: 'market', header: 'Market', format: 'text' },
     { key: 'metric', header: 'Metric', format: 'text' },
     ...periods.map((p) => ({ key: `period_${p.replace(/\s+/g, '_')}`, header: p, format: scoreType })),
-    { key: 'change', header: periods.length > 1 ? `Change ${periods[0]}–${periods[periods.length - 1]}` : 'Change', format: `change-${scoreType}` as const },
+    { key: 'change', header: 'Change', format: `change-${scoreType}` as const },
     { key: 'trend', header: 'Trend', format: 'text' },
   ];
   const marketOrder = options.markets ? options.markets.map((m) => m.code) : distinct([...rows].sort((a, b) => a.market.localeCompare(b.market)).map((r) => r.country_code));
@@ -152,7 +153,17 @@ export function crossYearTable(result: FrameTable<CrossYearRow, CrossYearMeta>, 
       scales.push({ fromRow: first, toRow: body.length - 1, fromColumn: 3, toColumn: 3 + periods.length - 1, ...scaleOf(ofMetric[0]!.score_type) });
     }
   }
-  return { columns, rows: body, keyColumns: 3, colourScales: scales };
+  // The change runs from each row's first to its last period with a value: named in the header
+  // when that span is the same on every row, so the header never claims years a row lacks.
+  const spans = new Set(
+    body.map((row) => {
+      const present = periods.filter((_, i) => row[3 + i] !== null && row[3 + i] !== undefined);
+      return present.length > 1 ? `${present[0]}–${present[present.length - 1]}` : '';
+    }),
+  );
+  const span = spans.size === 1 ? [...spans][0]! : '';
+  const titled = span === '' ? columns : columns.map((c) => (c.key === 'change' ? { ...c, header: `Change ${span}` } : c));
+  return { columns: titled, rows: body, keyColumns: 3, colourScales: scales };
 }
 
 /** `Differentiation (rank)`: a metric and its score type, short enough for a table cell. */

@@ -52,6 +52,17 @@ export interface ReportSource {
   readonly emulated: boolean;
 }
 
+/** Where a client's data comes from: its host (never a token or a path), API version, and whether it is emulated. */
+export function sourceOf(client: Pick<BrandscapeClient, 'baseUrl' | 'version'>, emulated: boolean): ReportSource {
+  let host: string;
+  try {
+    host = new URL(client.baseUrl).host;
+  } catch {
+    host = '(unknown)';
+  }
+  return { host, apiVersion: client.version, emulated };
+}
+
 /** What `buildReport` reads: plain data, loaded once. */
 export interface ReportData {
   readonly input: BrandscapeInput & { readonly companies?: readonly CompanyRecord[]; readonly stockPrices?: readonly StockPriceRecord[] };
@@ -244,12 +255,6 @@ export async function loadReportData(client: Client, template: ResolvedTemplate,
     });
   }
 
-  let host: string;
-  try {
-    host = new URL(client.baseUrl).host;
-  } catch {
-    host = '(unknown)';
-  }
   return {
     input: input ?? { rows: [], catalogue: await client.metricCatalogue(signalOption), studies: [], brands: [] },
     latestYear: context.latest,
@@ -260,6 +265,6 @@ export async function loadReportData(client: Client, template: ResolvedTemplate,
     archetypes,
     queries,
     notes,
-    source: { host, apiVersion: client.version, emulated: options.emulated ?? false },
+    source: sourceOf(client, options.emulated ?? false),
   };
 }

@@ -95,6 +95,11 @@ export interface ReportSpec {
   readonly description: string | null;
   /** The template's name. */
   readonly template: string;
+  /**
+   * What made the spec when it was not a template, e.g. `brandscape compare` (the HTML file says
+   * "Generated ... by brandscape compare" instead of naming a template).
+   */
+  readonly madeBy?: string;
   /** When the report was built, ISO-8601 UTC. */
   readonly generatedAt: string;
   readonly about: ReportAbout;

@@ -10,7 +10,7 @@ import { access, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { FetchAllOptions } from '../client/brandscape-client.js';
 import { UsageError } from '../errors.js';
-import { stageFile, writeFileAtomically, type StagedFile } from './atomic-file.js';
+import { stageFile, toOutputError, writeFileAtomically, type StagedFile } from './atomic-file.js';
 import { buildReport } from './build-report.js';
 import { loadReportData, loadStudyContext, type StudyStamp } from './load-report-data.js';
 import type { ReportSpec } from './report-spec.js';
@@ -172,7 +172,7 @@ export async function runReport(client: Client, template: Template, options: Run
     for (const file of staged) await file.commit();
   } catch (error) {
     await Promise.all(staged.map((f) => f.discard()));
-    throw error;
+    throw toOutputError(error, staged.find((f) => error instanceof Error && 'path' in error && String((error as { path: unknown }).path).includes(f.tempPath))?.path ?? outDir);
   }
   const files = staged.map((f) => f.path);
   const state: RunState = { version: 1, template: resolved.name, definition, generatedAt: spec.generatedAt, files, studies: data.studies };

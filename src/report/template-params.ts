@@ -4,6 +4,7 @@
  * by the declaration rather than guessed from the text).
  */
 import * as z from 'zod';
+import { UsageError } from '../errors.js';
 
 /** Values a year can take: a calendar year, `latest` or `latest-N` (resolved when the report runs). */
 export type YearValue = number | 'latest' | `latest-${number}`;
@@ -153,4 +154,21 @@ export function parameterText(value: unknown): string {
   if (Array.isArray(value)) return value.map(parameterText).join(', ');
   if (value === null || value === undefined) return '';
   return String(value);
+}
+
+/**
+ * A command-line option's text as a value of a parameter type, parsed as `-p` values are (lists
+ * comma-separated, year ranges such as `2019..2024`, brands as ids when whole numbers), or a
+ * UsageError naming the option and what was wrong with it.
+ *
+ * @example
+ * fromOptionText('years', '2021..2023,latest', '--years'); // [2021, 2022, 2023, 'latest']
+ * fromOptionText('markets', 'gb, de', '--markets'); // ['GB', 'DE']
+ */
+export function fromOptionText<T extends ParameterType>(type: T, text: string, option: string): ParameterValues[T] {
+  const parsed = PARAMETER_SCHEMAS[type].safeParse(fromParameterText(type, text));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const hint = type === 'years' && text.includes('..') ? { hint: 'A range runs between two years (2021..2024) or two latest years (latest-4..latest).' } : {};
+  throw new UsageError(`${option}: ${issue?.message ?? `'${text}' is not valid`}${issue && issue.path.length > 0 ? ` (item ${Number(issue.path[0]) + 1})` : ''}.`, hint);
 }

@@ -5,52 +5,14 @@
 import { writeFile } from 'node:fs/promises';
 import { renderSvg } from '../charts/render.js';
 import { writeFileAtomically } from './atomic-file.js';
+import { cellColours } from './cell-colours.js';
 import { formatCell } from './format-cell.js';
-import type { ColourScale, ReportSpec, ReportTable } from './report-spec.js';
+import type { ReportSpec, ReportTable } from './report-spec.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 /** Text safe inside HTML elements and attributes. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
-
-const LOW = [0xf4, 0xb1, 0x83];
-const MID = [0xff, 0xff, 0xff];
-const HIGH = [0x7f, 0xb8, 0xe0];
-
-/** The colour of a value on a scale (the workbook's colour scale, computed). */
-function scaleColour(value: number, lo: number, mid: number, hi: number): string {
-  const mix = (a: number[], b: number[], t: number) => a.map((x, i) => Math.round(x + (b[i]! - x) * Math.min(1, Math.max(0, t))));
-  const rgb = value <= mid ? mix(LOW, MID, mid === lo ? 1 : (value - lo) / (mid - lo)) : mix(MID, HIGH, hi === mid ? 1 : (value - mid) / (hi - mid));
-  return `#${rgb.map((x) => x.toString(16).padStart(2, '0')).join('')}`;
-}
-
-/** Background colours of a table's cells, by `row:column`, from its colour scales. */
-function cellColours(table: ReportTable): Map<string, string> {
-  const out = new Map<string, string>();
-  const applies = (s: ColourScale, r: number, c: number) => r >= s.fromRow && r <= s.toRow && c >= s.fromColumn && c <= s.toColumn;
-  for (const scale of table.colourScales) {
-    const values: number[] = [];
-    for (let r = scale.fromRow; r <= scale.toRow; r++) {
-      for (let c = scale.fromColumn; c <= scale.toColumn; c++) {
-        const v = table.rows[r]?.[c];
-        if (typeof v === 'number' && Number.isFinite(v)) values.push(v);
-      }
-    }
-    if (values.length === 0) continue;
-    const sorted = [...values].sort((a, b) => a - b);
-    const lo = scale.min ?? sorted[0]!;
-    const hi = scale.max ?? sorted[sorted.length - 1]!;
-    const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-    const mid = scale.mid ?? median;
-    for (let r = scale.fromRow; r <= scale.toRow; r++) {
-      for (let c = scale.fromColumn; c <= scale.toColumn; c++) {
-        const v = table.rows[r]?.[c];
-        if (typeof v === 'number' && Number.isFinite(v) && applies(scale, r, c)) out.set(`${r}:${c}`, scaleColour(v, lo, mid, hi));
-      }
-    }
-  }
-  return out;
 }
 
 const isNumeric = (format: string) => !['text', 'bool', 'date'].includes(format);
@@ -68,7 +30,8 @@ function tableHtml(table: ReportTable, caption?: string): string {
       const cells = table.columns.map((column, c) => {
         const value = row[c] ?? null;
         const text = escapeHtml(formatCell(value, column.format, { minus: '−' }));
-        const colour = colours.get(`${r}:${c}`);
+        const rgb = colours.get(`${r}:${c}`);
+        const colour = rgb && `#${rgb.map((x) => x.toString(16).padStart(2, '0')).join('')}`;
         const cls = [isNumeric(column.format) ? 'num' : wraps[c] ? 'wrap' : '', value === null ? 'missing' : ''].filter(Boolean).join(' ');
         const attrs = `${cls ? ` class="${cls}"` : ''}${colour ? ` style="background:${colour}"` : ''}${typeof value === 'number' ? ` title="${escapeHtml(String(value))}"` : ''}`;
         return c < table.keyColumns ? `<th scope="row"${attrs}>${text}</th>` : `<td${attrs}>${text}</td>`;
@@ -149,7 +112,7 @@ ${notesHtml(s.notes)}
 <header>
 <h1>${escapeHtml(spec.title)}</h1>
 ${spec.description ? `<p class="sub">${escapeHtml(spec.description)}</p>` : ''}
-<p class="meta">Generated ${escapeHtml(spec.generatedAt)} from template ${escapeHtml(spec.template)}.</p>
+<p class="meta">Generated ${escapeHtml(spec.generatedAt)} ${spec.madeBy === undefined ? `from template ${escapeHtml(spec.template)}` : `by ${escapeHtml(spec.madeBy)}`}.</p>
 <nav aria-label="Sections"><ol>${spec.sections.map((s) => `<li><a href="#section-${s.index}">${escapeHtml(s.title)}</a></li>`).join('')}<li><a href="#about">About this report</a></li></ol></nav>
 </header>
 <main>
@@ -161,7 +124,7 @@ ${tableHtml(spec.about.parameters, 'Parameters')}
 ${tableHtml(spec.about.queries, 'Queries')}
 <h3>How to read the numbers</h3>
 ${notesHtml(spec.notes)}
-<p class="meta">The tidy data behind these numbers has ${dataRows.toLocaleString('en-US')} rows (study × audience × brand × category × metric column); the workbook carries them in its Data sheet.</p>
+${dataRows === 0 ? '' : `<p class="meta">The tidy data behind these numbers has ${dataRows.toLocaleString('en-US')} rows (study × audience × brand × category × metric column); the workbook carries them in its Data sheet.</p>`}
 </section>
 </main>
 <footer>Made with brandscape-kit. Values are rounded for display; the workbook keeps full precision.</footer>

@@ -19,6 +19,7 @@ import { unzipSync } from 'fflate';
 import { ZipFile } from 'yazl';
 import { renderPng } from '../charts/render.js';
 import { writeFileAtomically } from './atomic-file.js';
+import { SCALE_COLOURS, argbOf } from './cell-colours.js';
 import { excelNumberFormat, formatCell } from './format-cell.js';
 import type { ReportSection, ReportSpec, ReportTable } from './report-spec.js';
 
@@ -34,8 +35,6 @@ export interface WriteXlsxOptions {
   sheets?: { about?: boolean; data?: boolean };
 }
 
-/** Colours of the colour scales: orange below the middle, white at it, blue above (colour-blind safe). */
-const SCALE_COLOURS = { low: 'FFF4B183', mid: 'FFFFFFFF', high: 'FF7FB8E0' } as const;
 const HEADER_ROW = 4;
 /** Row height (points) of rows the charts span, and pixels per point. */
 const ROW_POINTS = 15;
@@ -131,7 +130,7 @@ function writeTable(ws: Worksheet, table: ReportTable, topRow: number, name: str
             scale.mid === undefined ? { type: 'percentile', value: 50 } : { type: 'num', value: scale.mid },
             scale.max === undefined ? { type: 'max' } : { type: 'num', value: scale.max },
           ],
-          color: [{ argb: SCALE_COLOURS.low }, { argb: SCALE_COLOURS.mid }, { argb: SCALE_COLOURS.high }],
+          color: [{ argb: argbOf(SCALE_COLOURS.low) }, { argb: argbOf(SCALE_COLOURS.mid) }, { argb: argbOf(SCALE_COLOURS.high) }],
         },
       ],
     });

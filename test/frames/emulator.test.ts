@@ -7,6 +7,7 @@ import { createClient } from '../../src/client/create-client.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { archetypeMatrix } from '../../src/frames/archetype-matrix.js';
 import type { BrandscapeInput } from '../../src/frames/brandscape-input.js';
+import type { FrameMeta, FrameTable } from '../../src/frames/frame-table.js';
 import { companyRollup, type CompanyInput } from '../../src/frames/company-rollup.js';
 import { crossMarket } from '../../src/frames/cross-market.js';
 import { loadComparisonInput } from '../../src/frames/load-comparison-input.js';
@@ -159,5 +160,23 @@ describe('frames on emulator data', () => {
     expect(narrow.brands?.map((b) => b.id).sort((a, b) => a - b)).toEqual([...brands].sort((a, b) => a - b));
     expect(narrow.queries.map((q) => q.resource).sort()).toEqual(['brands', 'brandscape-data', 'studies']);
     expect(narrow.queries.find((q) => q.resource === 'brandscape-data')).toMatchObject({ records: expected.length, params: { filter: { brands } } });
+  }, 60_000);
+
+  it('loadComparisonInput loads only the rows of the studies asked for (the US full year without its waves)', async () => {
+    const studies = await client.studies.all({ filter: { country_codes: ['US'], year_numbers: [2024] } });
+    const fullYear = studies.filter((s) => !/\bQ[1-4]\b/.test(`${s.period?.name ?? ''} ${s.name ?? ''}`));
+    expect(fullYear).toHaveLength(1);
+    expect(studies.length).toBeGreaterThan(1);
+    const brands = [...new Set(raw.map((r) => r['brand_id'] as number))].slice(0, 20);
+    emulator.clearRequests();
+    const input = await loadComparisonInput(client, { countryCodes: ['US'], years: [2024], metricKeys: ['differentiation'], only: { brands, studies: [fullYear[0]!.id] } });
+    const request = emulator.requests.find((r) => r.path === '/api/v2/brandscape-data');
+    const query = new URLSearchParams(request?.query ?? '');
+    expect(query.get('filter[studies]')).toBe(String(fullYear[0]!.id));
+    expect(query.get('filter[country_code]')).toBeNull();
+    const expected = raw.filter((r) => r['study_id'] === fullYear[0]!.id && brands.includes(r['brand_id'] as number));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(input.rows.length).toBe(expected.length);
+    expect(new Set((input.rows as FrameTable<object, FrameMeta>).values('study_id'))).toEqual(new Set([fullYear[0]!.id]));
   }, 60_000);
 });

@@ -103,7 +103,8 @@ describe('comparison matrices', () => {
   it('crossYearTable: a column per period, then the change over the span and the trend', () => {
     const result = crossYear(input, { markets: ['GB'], metrics: ['differentiation'], brands: [1, 2] });
     const table = crossYearTable(result, { periods: ['2022', '2023', '2024'] });
-    expect(table.columns.map((c) => c.header)).toEqual(['Brand', 'Market', 'Metric', '2022', '2023', '2024', 'Change 2022–2024', 'Trend']);
+    // Neither brand has a 2022 value: the change runs 2023-2024 on both rows, and the header says so.
+    expect(table.columns.map((c) => c.header)).toEqual(['Brand', 'Market', 'Metric', '2022', '2023', '2024', 'Change 2023–2024', 'Trend']);
     // GB differentiation: Alpha 2023 50 -> 2024 60 (+10, up); Beta 70 -> 80 (+10, up). By last value: Beta first.
     expect(table.rows).toEqual([
       ['Beta', 'United Kingdom', 'Differentiation (rank)', null, 70, 80, 10, 'up'],

@@ -13,9 +13,10 @@ import {
   type ResourceName,
   type ResourcePath,
 } from '../../client/index.js';
+import { checkOutputPath } from '../../report/atomic-file.js';
 import { fromArgv, toNumber } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
-import { createRecordSink, toOutputFormat } from '../output.js';
+import { RECORD_EXTENSIONS, createRecordSink, toOutputFormat } from '../output.js';
 import { createProgressBar } from '../progress.js';
 import { openService } from '../service.js';
 
@@ -119,6 +120,8 @@ export async function runFetch(argv: readonly string[], io: CliIo): Promise<numb
   if (positionals.length !== 1) throw new UsageError('fetch takes one resource name.', { hint: "Run 'brandscape fetch --help'." });
   const { resource, path } = resolveResource(positionals[0] ?? '');
   const spec = RESOURCES[resource];
+  // Checked before any request: a bad path found after the whole load would waste it.
+  if (values.out !== undefined) await checkOutputPath(values.out, { option: '--out', ...(values.format === undefined ? { extensions: Object.keys(RECORD_EXTENSIONS) } : {}) });
   const format = toOutputFormat(values.format, values.out);
   const filter = toFilter(resource, values.filter ?? []);
   const include = list(values.include);

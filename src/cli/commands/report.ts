@@ -4,9 +4,10 @@
  * progress goes to stderr.
  */
 import { OUTPUT_FORMATS, UsageError, fromParameterPairs, loadTemplate, runReport, type OutputFormat } from '../../index.js';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fromArgv } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
+import { shownPath } from '../output.js';
 import { createProgressBar } from '../progress.js';
 import { openService } from '../service.js';
 
@@ -64,11 +65,7 @@ export async function runReportCommand(argv: readonly string[], io: CliIo): Prom
   const parameters = fromParameterPairs(values.param ?? []);
   const template = await loadTemplate(positionals[0]!, { cwd: io.cwd });
   const outDir = values.out ?? 'reports';
-  // Paths as the user would type them: relative to the working directory when under it.
-  const shown = (file: string) => {
-    const rel = relative(io.cwd, file);
-    return rel.startsWith('..') || isAbsolute(rel) ? file : rel;
-  };
+  const shown = (file: string) => shownPath(io.cwd, file);
 
   const service = await openService(io);
   const bar = createProgressBar(io, 'brandscape-data');
