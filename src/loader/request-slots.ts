@@ -1,9 +1,10 @@
 /**
- * The loader's limit on requests in flight. Unlike a plain promise limiter, a page gives its slot
- * back as soon as its answer has arrived (`free`, which the page function calls through
- * `FetchPageContext.answered`) rather than when it is parsed: the next request goes out while the
- * last answer is parsed, so at most `size` requests are on the wire, all the time.
+ * The loader's limit on requests in flight. A page gives its slot back as soon as its answer has
+ * arrived (`free`, which the page function calls through `FetchPageContext.answered`) rather than
+ * when it is parsed: the next request goes out while the last answer is parsed, so `size` requests
+ * are on the wire all the time.
  */
+import pLimit from 'p-limit';
 
 export interface RequestSlots {
   /** Runs `work` once a slot is free; the slot returns when `work` calls `free` or settles. */
@@ -13,41 +14,35 @@ export interface RequestSlots {
 }
 
 /**
- * Creates `size` slots; work waits for them in the order it was handed in.
+ * Creates `size` slots; work waits for them in the order it was handed in. p-limit keeps the queue
+ * and the count; what it limits is the wait for `free` (or for the work to settle), not the work
+ * itself, so a page's parse runs outside its slot.
  *
  * @example
  * const slots = createRequestSlots(8);
  * const page = await slots.run((free) => fetchPage(n, perPage, signal, { answered: free }));
  */
 export function createRequestSlots(size: number): RequestSlots {
-  let active = 0;
-  const waiting: (() => void)[] = [];
+  const limit = pLimit(size);
   return {
     run<T>(work: (free: () => void) => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        const start = () => {
-          active += 1;
-          let freed = false;
-          const free = () => {
-            if (freed) return;
-            freed = true;
-            active -= 1;
-            waiting.shift()?.();
-          };
-          let running: Promise<T>;
-          try {
-            running = work(free);
-          } catch (error) {
-            running = Promise.reject(error);
-          }
-          running.then(resolve, reject).finally(free);
-        };
-        if (active < size) start();
-        else waiting.push(start);
+        void limit(
+          () =>
+            new Promise<void>((free) => {
+              let running: Promise<T>;
+              try {
+                running = work(free);
+              } catch (error) {
+                running = Promise.reject(error);
+              }
+              running.then(resolve, reject).finally(free);
+            }),
+        );
       });
     },
     clear() {
-      waiting.length = 0;
+      limit.clearQueue();
     },
   };
 }
