@@ -192,7 +192,7 @@ export class TimeoutError extends BrandscapeError {
   readonly timeoutMs: number;
   constructor(request: RequestInfo, timeoutMs: number) {
     super('timeout', `${request.method} ${redactUrl(request.url)} did not answer within ${timeoutMs} ms.`, {
-      hint: 'Raise timeoutMs, or lower the page size for wide brandscape queries.',
+      hint: 'Raise the time limit (timeoutMs; on the command line --timeout SECONDS or BRANDSCAPE_TIMEOUT), or ask for smaller pages (perPage, --per-page) for wide brandscape queries.',
     });
     this.timeoutMs = timeoutMs;
   }

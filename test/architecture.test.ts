@@ -28,22 +28,23 @@ const ENTRY_POINTS = (() => {
 
 /**
  * Which layers each layer may import (its own always). Shared leaves: errors.ts, link-signals.ts,
- * version.ts.
+ * option-checks.ts, version.ts.
  */
 const RULES: LayerRules = {
   allowed: {
     'errors.ts': [],
     'link-signals.ts': [],
+    'option-checks.ts': ['errors.ts'],
     'version.ts': [],
     schemas: ['errors.ts'],
     catalogue: ['schemas'],
-    loader: ['errors.ts', 'link-signals.ts', 'catalogue'],
-    client: ['errors.ts', 'link-signals.ts', 'schemas', 'catalogue', 'loader'],
-    frames: ['errors.ts', 'link-signals.ts', 'schemas', 'catalogue', 'loader', 'client'],
+    loader: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'catalogue'],
+    client: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'schemas', 'catalogue', 'loader'],
+    frames: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'schemas', 'catalogue', 'loader', 'client'],
     charts: ['errors.ts', 'schemas', 'frames'],
-    report: ['errors.ts', 'link-signals.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts'],
+    report: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts'],
     emulator: ['errors.ts', 'link-signals.ts', 'schemas', 'catalogue'],
-    'index.ts': ['errors.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts', 'report'],
+    'index.ts': ['errors.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts', 'report'],
     cli: ['index.ts', 'emulator', 'version.ts'],
   },
   onlyFiles: { cli: ENTRY_POINTS },
@@ -101,7 +102,7 @@ describe('the checks themselves', () => {
       'widgets/x.ts': [],
     });
     expect(checkLayers(graph, { ...RULES, onlyFiles: { cli: ['index.ts', 'emulator/index.ts'] } })).toEqual([
-      'loader/load-all.ts imports client/transport.ts: loader may import only errors.ts, link-signals.ts, catalogue',
+      'loader/load-all.ts imports client/transport.ts: loader may import only errors.ts, link-signals.ts, option-checks.ts, catalogue',
       'emulator/http/handler.ts imports client/query.ts: emulator may import only errors.ts, link-signals.ts, schemas, catalogue',
       'cli/commands/fetch.ts imports client/create-client.ts: cli may import only index.ts, emulator/index.ts',
       'cli/commands/fetch.ts imports zod: cli may import only index.ts, emulator/index.ts',

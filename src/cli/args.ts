@@ -43,11 +43,12 @@ export function fromArgv<O extends OptionSpec>(command: string, argv: readonly s
 }
 
 /** A number option, or a usage error naming the option. */
-export function toNumber(name: string, value: string | undefined, { min = -Infinity, integer = false } = {}): number | undefined {
+export function toNumber(name: string, value: string | undefined, { min = -Infinity, max = Infinity, integer = false } = {}): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) {
-    throw new UsageError(`--${name} expects ${integer ? 'an integer' : 'a number'}${min > -Infinity ? ` >= ${min}` : ''}, got '${value}'.`);
+  const n = value.trim() === '' ? Number.NaN : Number(value);
+  if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
+    const range = min > -Infinity && max < Infinity ? ` from ${min} to ${max}` : min > -Infinity ? ` >= ${min}` : max < Infinity ? ` <= ${max}` : '';
+    throw new UsageError(`--${name} expects ${integer ? 'an integer' : 'a number'}${range}, got '${value}'.`);
   }
   return n;
 }

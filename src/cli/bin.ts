@@ -1,21 +1,51 @@
 #!/usr/bin/env node
+/**
+ * The `brandscape` process: runs a command with the real stdout, stderr, environment and signals.
+ *
+ * - Ctrl-C (SIGINT) or SIGTERM: the command is cancelled and cleans up (no temporary file left),
+ *   then the process exits 130 or 143, as shells expect; a second signal leaves at once.
+ * - A reader that goes away (`brandscape fetch ... | head -1`): stdout is closed, so the command
+ *   is cancelled quietly and the process exits 0, as Unix tools do, without a stack trace.
+ */
+import { STDOUT_CLOSED } from './io.js';
 import { run } from './main.js';
 
 const controller = new AbortController();
-let interrupted = 0;
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+let signalled: keyof typeof SIGNAL_EXIT | undefined;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    interrupted += 1;
-    // A second Ctrl-C leaves at once; the first lets the command finish cleanly.
-    if (interrupted > 1) process.exit(130);
+    if (signalled !== undefined) process.exit(SIGNAL_EXIT[signal]);
+    signalled = signal;
     controller.abort();
   });
 }
 
-process.exitCode = await run(process.argv.slice(2), {
-  stdout: process.stdout,
+let stdoutClosed = false;
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  stdoutClosed = true;
+  // Writers waiting for room go on (and write nowhere); the command stops.
+  process.stdout.emit('drain');
+  controller.abort(STDOUT_CLOSED);
+});
+const stdout = {
+  get isTTY() {
+    return process.stdout.isTTY;
+  },
+  write: (chunk: string) => (stdoutClosed ? true : process.stdout.write(chunk)),
+  once: (event: 'drain', listener: () => void) => {
+    if (stdoutClosed) listener();
+    else process.stdout.once(event, listener);
+    return stdout;
+  },
+};
+
+const code = await run(process.argv.slice(2), {
+  stdout,
   stderr: process.stderr,
   env: process.env,
   signal: controller.signal,
   cwd: process.cwd(),
 });
+process.exitCode = signalled !== undefined ? SIGNAL_EXIT[signalled] : stdoutClosed ? 0 : code;

@@ -8,6 +8,12 @@ export interface CliIo {
   cwd: string;
 }
 
+/**
+ * The reason `signal` aborts with when stdout was closed by its reader (`| head`): the command stops
+ * quietly and the process exits 0, as Unix tools do.
+ */
+export const STDOUT_CLOSED = Object.freeze({ reason: 'stdout closed by its reader' });
+
 /** Exit codes (DESIGN.md rule 6); `health` adds 4 for a permission problem. */
 export const EXIT = {
   ok: 0,

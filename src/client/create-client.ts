@@ -51,6 +51,7 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     version,
     ...(token === undefined ? {} : { token }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.slowAfterMs === undefined ? {} : { slowAfterMs: options.slowAfterMs }),
     ...(options.retry === undefined ? {} : { retry: options.retry }),
     ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
     ...(options.random ? { random: options.random } : {}),

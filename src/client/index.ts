@@ -13,6 +13,8 @@
 // Client
 export { createClient } from './create-client.js';
 export type { ClientOptions } from './client-options.js';
+export { MAX_CONCURRENCY, TIMEOUT_RANGE_MS } from './client-options.js';
+export { loadDotEnv } from './dot-env.js';
 export type {
   ArchetypeParams,
   BrandscapeClient,

@@ -4,6 +4,7 @@
  */
 import type { ApiVersion } from '../catalogue/page-limits.js';
 import { iteratePages } from '../loader/iterate-pages.js';
+import { checkInteger } from '../option-checks.js';
 import { loadAll } from '../loader/load-all.js';
 import type { FetchPage, LoadOptions, LoadResult, ParsedPage } from '../loader/types.js';
 import type { FetchAllOptions, RequestOptions } from './brandscape-client.js';
@@ -43,9 +44,10 @@ export function toListMethods<P extends PagingParams, T>(pageFunctionOf: (params
   });
   return {
     async page(params, options) {
+      const perPage = params?.perPage === undefined ? settings.limits.default : checkInteger('perPage', params.perPage, { min: 1, max: settings.limits.max });
+      const page = params?.page === undefined ? 1 : checkInteger('page', params.page, { min: 1, max: Number.POSITIVE_INFINITY });
       const fetchPage = pageFunctionOf(params);
-      const perPage = Math.min(params?.perPage ?? settings.limits.default, settings.limits.max);
-      return fetchPage(params?.page ?? 1, perPage, options?.signal ?? new AbortController().signal);
+      return fetchPage(page, perPage, options?.signal ?? new AbortController().signal);
     },
     async *pages(params, options) {
       yield* iteratePages(pageFunctionOf(params), loadOptions(params, options));

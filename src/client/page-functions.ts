@@ -9,6 +9,7 @@ import type { ApiVersion } from '../catalogue/page-limits.js';
 import type { ResponseCache } from '../loader/cache.js';
 import type { FetchPage, ParsedPage } from '../loader/types.js';
 import { withLoadCache, type PageSource } from '../loader/with-load-cache.js';
+import { redactUrl } from '../errors.js';
 import { fromJsonBytes } from './from-json-bytes.js';
 import type { Notify } from './listener-notifier.js';
 import type { TransportEvent } from './transport-event.js';
@@ -64,7 +65,9 @@ const keepingBytes = (bytes: Buffer) => ({ json: fromJsonBytes(bytes), bytes: Bu
  */
 export function createPageFunctions(options: PageFunctionsOptions): <T>(request: PageRequest<T>) => FetchPage<T> {
   const { transport, cache } = options;
-  const origin = new URL(options.baseUrl).origin;
+  // The whole base URL, path included, without credentials (two services on one host under
+  // different paths must not share answers).
+  const service = redactUrl(options.baseUrl.replace(/\/+$/, ''));
   const credential = async () => toCredentialId(typeof options.token === 'function' ? await options.token() : options.token);
 
   return <T>(request: PageRequest<T>): FetchPage<T> => {
@@ -82,7 +85,7 @@ export function createPageFunctions(options: PageFunctionsOptions): <T>(request:
     const urlOf = (page: number, perPage: number) => transport.urlOf(path, paramsOf(page, perPage));
     return withLoadCache(source, {
       cache,
-      keyOf: async (page, perPage) => ({ origin, credential: await credential(), version: options.version, path, query: paramsOf(page, perPage).toString() }),
+      keyOf: async (page, perPage) => ({ service, credential: await credential(), version: options.version, path, query: paramsOf(page, perPage).toString() }),
       parse: (text, page, perPage) => parse(JSON.parse(text), urlOf(page, perPage)),
       onEvent: (event, page, perPage) => options.notify(options.onEvent, { ...event, method: 'GET', url: urlOf(page, perPage) }),
     });

@@ -69,7 +69,7 @@ export interface RateGovernor {
    * the signal's reason as soon as it aborts (even while earlier acquisitions still wait), and with
    * a RateLimitError when a 429's block outlasts `maxBlockMs`; `request` is named in that error.
    */
-  acquire(signal?: AbortSignal, request?: RequestInfo): Promise<RateTicket>;
+  acquire(signal?: AbortSignal, request?: RequestInfo, onWait?: (waitMs: number) => void): Promise<RateTicket>;
   /** The governor's view, for logs and tests. */
   state(): { limit: number | undefined; inFlight: number; recent: number; blockedUntil: number; external: number };
 }
@@ -179,7 +179,12 @@ export function createRateGovernor(options: RateGovernorOptions): RateGovernor {
       onAnswer.push(done);
     });
 
-  async function waitForSlot(signal: AbortSignal | undefined, request: RequestInfo | undefined): Promise<void> {
+  async function waitForSlot(signal: AbortSignal | undefined, request: RequestInfo | undefined, onWait: ((waitMs: number) => void) | undefined): Promise<void> {
+    /** Waits `ms`, saying so first (a long wait is announced before it starts, not after). */
+    const hold = async (ms: number) => {
+      onWait?.(ms);
+      await sleep(ms, signal);
+    };
     for (;;) {
       signal?.throwIfAborted();
       const t = now();
@@ -191,7 +196,7 @@ export function createRateGovernor(options: RateGovernorOptions): RateGovernor {
           throw toRateLimitError(refusal, blockedUntil - t, { maxWaitMs: maxBlockMs, nowMs: t, notSent: request });
         }
         waits += 1;
-        await sleep(blockedUntil - t, signal);
+        await hold(blockedUntil - t);
         continue;
       }
       // Until the first answer says what the limit is, nothing is held back.
@@ -205,9 +210,9 @@ export function createRateGovernor(options: RateGovernorOptions): RateGovernor {
         // The oldest answer leaves the window at answered[head] + windowMs.
         const expiry = (answered[head] ?? t) + windowMs;
         const wake = external > 0 ? Math.min(expiry, externalUntil) : expiry;
-        await sleep(Math.max(1, wake - t), signal);
+        await hold(Math.max(1, wake - t));
       } else if (external > 0 && inFlight < limit) {
-        await sleep(Math.max(1, externalUntil - t), signal);
+        await hold(Math.max(1, externalUntil - t));
       } else {
         await waitForAnswer(signal);
       }
@@ -221,11 +226,12 @@ export function createRateGovernor(options: RateGovernorOptions): RateGovernor {
     prune(t);
     if (headers?.limit !== undefined && headers.limit > 0) limit = headers.limit;
     if (headers?.limited) {
-      // The service refused: nothing more until the time it named. A time it did not name is a
-      // guess (a whole window), never longer than a request may wait. A named time longer than
-      // that is kept as said: requests fail fast until then (see waitForSlot) instead of asking
-      // the service for another 429.
-      const until = t + (headers.retryAfterMs ?? Math.min(windowMs, maxBlockMs));
+      // The service refused: nothing more until the time it named. A named time longer than a
+      // request may wait is kept as said: requests fail fast until then (see waitForSlot) instead
+      // of asking the service for another 429. A time it did not name (no Retry-After, or one that
+      // cannot be read) holds nothing back: the retry policy's backoff applies, as for a 5xx,
+      // rather than a guessed minute-long block per retry.
+      const until = headers.retryAfterMs === undefined ? t : t + headers.retryAfterMs;
       if (until > blockedUntil) {
         blockedUntil = until;
         blockedBy = headers.refused;
@@ -281,10 +287,10 @@ export function createRateGovernor(options: RateGovernorOptions): RateGovernor {
   }
 
   return {
-    acquire(signal, request) {
+    acquire(signal, request, onWait) {
       const started = now();
       const waitsBefore = waits;
-      const turn = queue.then(() => waitForSlot(signal, request));
+      const turn = queue.then(() => waitForSlot(signal, request, onWait));
       // The queue chains on the turn itself, so order is kept; an aborted acquisition's turn passes
       // at once (waitForSlot checks the signal first), and a failed one does not stall the rest.
       queue = turn.catch(() => undefined);

@@ -8,6 +8,8 @@
  * caller's problem and fails at once (REFERENCE §8, §21).
  */
 
+import { checkInteger, checkNumber } from '../option-checks.js';
+
 export interface RetryOptions {
   /** Retries after the first attempt (default 4: five attempts in all). */
   retries: number;
@@ -21,6 +23,11 @@ export interface RetryOptions {
    * how long to wait, rather than blocking a script for an hour.
    */
   maxRetryAfterMs: number;
+  /**
+   * Attempts that may time out before the request gives up (default 2): a service that does not
+   * answer at all fails after two time limits, not five.
+   */
+  maxTimeouts: number;
 }
 
 /** The default policy. */
@@ -29,22 +36,31 @@ export const DEFAULT_RETRY: Readonly<RetryOptions> = Object.freeze({
   baseDelayMs: 250,
   maxDelayMs: 8_000,
   maxRetryAfterMs: 120_000,
+  maxTimeouts: 2,
 });
+
+/** The range of each retry option. */
+const RETRY_RANGES: Readonly<Record<keyof RetryOptions, { min: number; max: number; integer: boolean }>> = {
+  retries: { min: 0, max: 10, integer: true },
+  baseDelayMs: { min: 0, max: 60_000, integer: false },
+  maxDelayMs: { min: 0, max: 600_000, integer: false },
+  maxRetryAfterMs: { min: 0, max: 86_400_000, integer: false },
+  maxTimeouts: { min: 1, max: 10, integer: true },
+};
 
 /**
  * A policy from partial options, each value checked.
  *
  * @example
- * toRetryOptions({ retries: 2 }) // { retries: 2, baseDelayMs: 250, maxDelayMs: 8000, maxRetryAfterMs: 120000 }
+ * toRetryOptions({ retries: 2 }) // { retries: 2, baseDelayMs: 250, maxDelayMs: 8000, maxRetryAfterMs: 120000, maxTimeouts: 2 }
  */
 export function toRetryOptions(partial: Partial<RetryOptions> = {}): RetryOptions {
   const merged = { ...DEFAULT_RETRY, ...partial };
-  for (const [key, value] of Object.entries(merged)) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      throw new RangeError(`retry.${key} must be a finite number >= 0, got ${String(value)}.`);
-    }
+  for (const [key, range] of Object.entries(RETRY_RANGES) as [keyof RetryOptions, (typeof RETRY_RANGES)[keyof RetryOptions]][]) {
+    const check = range.integer ? checkInteger : checkNumber;
+    check(`retry.${key}`, merged[key], range);
   }
-  return { ...merged, retries: Math.floor(merged.retries) };
+  return merged;
 }
 
 /** What one attempt produced, as far as retrying is concerned. */
@@ -53,8 +69,8 @@ export type AttemptOutcome =
   | { kind: 'status'; status: number; retryAfterMs?: number | undefined }
   /** No usable answer: refused or reset connection, DNS, a body cut short or not JSON. */
   | { kind: 'network' }
-  /** No answer within the per-request time limit. */
-  | { kind: 'timeout' };
+  /** No answer within the per-request time limit; `timeouts` counts this one and earlier ones. */
+  | { kind: 'timeout'; timeouts?: number };
 
 export type RetryDecision =
   | { retry: true; delayMs: number; reason: RetryReason }
@@ -133,6 +149,7 @@ export function toRetryDecision(outcome: AttemptOutcome, retry: number, options:
   const asked = outcome.kind === 'status' ? outcome.retryAfterMs : undefined;
   if (asked !== undefined && asked > options.maxRetryAfterMs) return { retry: false, reason: 'wait-too-long' };
   if (retry > options.retries) return { retry: false, reason: 'exhausted' };
+  if (outcome.kind === 'timeout' && (outcome.timeouts ?? 1) >= options.maxTimeouts) return { retry: false, reason: 'exhausted' };
   if (asked !== undefined) {
     // What the service asked for, plus up to 10% (at most 1 s) so a crowd does not return at once.
     return { retry: true, delayMs: Math.round(asked + Math.min(1000, asked * 0.1) * Math.min(1, Math.max(0, random))), reason };

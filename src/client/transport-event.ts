@@ -23,6 +23,10 @@ export type TransportEvent =
     }
   /** The rate governor held this request back to stay within the limit. */
   | { type: 'rate-limit-wait'; method: string; url: string; waitMs: number }
+  /** The rate governor is about to hold this request back for `waitMs` (said before the wait). */
+  | { type: 'waiting'; method: string; url: string; waitMs: number; reason: 'rate-limit' }
+  /** No answer yet after `elapsedMs` (sent once per attempt, when it passes the client's `slowAfterMs`). */
+  | { type: 'slow'; method: string; url: string; attempt: number; elapsedMs: number; timeoutMs: number }
   | { type: 'cache-hit'; method: string; url: string }
   /** The cache could not be read or written; the request went on without it. */
   | { type: 'cache-error'; method: string; url: string; message: string };

@@ -48,6 +48,8 @@ export interface TransportOptions {
   token?: TokenSource;
   /** Time limit of one attempt, headers and body, in ms (default 30,000). */
   timeoutMs?: number;
+  /** After how long without an answer a `slow` event says so (default 5,000 ms). */
+  slowAfterMs?: number;
   retry?: Partial<RetryOptions>;
   userAgent?: string;
   /** How requests are sent (default: `node:http` with keep-alive, `createHttpGet()`). */
@@ -121,6 +123,8 @@ interface Call<T> {
   onAnswer: (() => void) | undefined;
   emit: (event: TransportEvent) => void;
   cancelled: () => CancelledError;
+  /** Attempts that timed out so far (the policy stops after `maxTimeouts`). */
+  timeouts: number;
 }
 
 /**
@@ -151,6 +155,7 @@ export function createTransport(options: TransportOptions): Transport {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const policy = toRetryOptions(options.retry);
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const slowAfterMs = options.slowAfterMs ?? 5_000;
   const httpGet = options.httpGet ?? createHttpGet();
   const random = options.random ?? Math.random;
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
@@ -225,7 +230,7 @@ export function createTransport(options: TransportOptions): Transport {
     let ticket: RateTicket | undefined;
     if (options.governor) {
       try {
-        ticket = await options.governor.acquire(signal, request);
+        ticket = await options.governor.acquire(signal, request, (waitMs) => emit({ type: 'waiting', method: 'GET', url: request.url, waitMs, reason: 'rate-limit' }));
       } catch (error) {
         if (signal?.aborted) throw call.cancelled();
         throw error;
@@ -246,15 +251,18 @@ export function createTransport(options: TransportOptions): Transport {
         timedOut = true;
         link.abort();
       }, timeoutMs);
+      // A slow answer is said while it is awaited, so a long wait is never silent.
+      const slow = slowAfterMs < timeoutMs ? setTimeout(() => emit({ type: 'slow', method: 'GET', url: request.url, attempt, elapsedMs: slowAfterMs, timeoutMs }), slowAfterMs) : undefined;
       let answer: HttpAnswer;
       try {
         answer = await httpGet(call.url, headers, link.signal);
       } catch (error) {
         if (signal?.aborted) throw call.cancelled();
-        if (timedOut) return { ok: false, outcome: { kind: 'timeout' }, error: new TimeoutError(request, timeoutMs) };
+        if (timedOut) return { ok: false, outcome: { kind: 'timeout', timeouts: ++call.timeouts }, error: new TimeoutError(request, timeoutMs) };
         return { ok: false, outcome: { kind: 'network' }, error: new NetworkError(request, describeFailure(error), { cause: error }) };
       } finally {
         clearTimeout(timer);
+        clearTimeout(slow);
         link.dispose();
       }
       const status = answer.status;
@@ -292,6 +300,7 @@ export function createTransport(options: TransportOptions): Transport {
           notify(requestOptions.onEvent, event);
         },
         cancelled: () => new CancelledError(`GET ${shown}`),
+        timeouts: 0,
       };
       if (signal?.aborted) throw call.cancelled();
       for (let attempt = 1; ; attempt += 1) {

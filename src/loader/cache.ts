@@ -1,5 +1,5 @@
 /**
- * The optional on-disk cache of answers: one file per request, keyed by the service's origin, who
+ * The optional on-disk cache of answers: one file per request, keyed by the service's base URL, who
  * asks (a one-way identity of the token), API version, path and query parameters, with a
  * time-to-live. Answers depend on the user (what they may see), so two tokens sharing a directory
  * never read each other's entries; the token itself is never part of a key or a file: the key
@@ -20,8 +20,11 @@ import { redact } from '../errors.js';
 
 /** What identifies an answer. */
 export interface CacheKey {
-  /** Scheme, host and port of the service (no credentials). */
-  origin: string;
+  /**
+   * The service's base URL, path included (no credentials): two services on one host under
+   * different paths never share answers.
+   */
+  service: string;
   /** Who asks: a one-way identity of the token (the transport's `toCredentialId`), never the token. */
   credential: string;
   version: string;
@@ -61,13 +64,13 @@ export interface DiskCacheOptions {
   now?: () => number;
 }
 
-const keyText = (key: CacheKey) => redact(JSON.stringify([key.origin, key.credential, key.version, key.path, key.query]));
+const keyText = (key: CacheKey) => redact(JSON.stringify([key.service, key.credential, key.version, key.path, key.query]));
 
 /**
  * The file name of a key: a hash, so that any query fits a file name.
  *
  * @example
- * toCacheFileName({ origin: 'https://fount.wppbav.com', credential: '5f0c9a1e2b3d4c6f', version: 'v2', path: 'brands', query: 'page=1' }) // '3f1c…e9.json'
+ * toCacheFileName({ service: 'https://fount.wppbav.com', credential: '5f0c9a1e2b3d4c6f', version: 'v2', path: 'brands', query: 'page=1' }) // '3f1c…e9.json'
  */
 export function toCacheFileName(key: CacheKey): string {
   return `${createHash('sha256').update(keyText(key)).digest('hex').slice(0, 40)}.json`;

@@ -19,9 +19,10 @@
  * the service).
  */
 import { PAGE_LIMITS } from '../catalogue/page-limits.js';
-import { BrandscapeError, CancelledError, LoadError, UsageError } from '../errors.js';
+import { BrandscapeError, CancelledError, LoadError } from '../errors.js';
 import { linkSignals } from '../link-signals.js';
 import { createProgressTracker, type ProgressTracker } from './progress-tracker.js';
+import { checkInteger } from '../option-checks.js';
 import { createRequestSlots } from './request-slots.js';
 import type { FetchPage, FetchPageContext, LoadCacheState, LoadOptions, ParsedPage } from './types.js';
 
@@ -34,21 +35,19 @@ interface Plan {
   maxRecords: number;
 }
 
-function positiveInt(name: string, value: number | undefined, fallback: number, min = 1): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min) throw new UsageError(`${name} must be an integer >= ${min}, got ${String(value)}.`);
-  return value;
+function positiveInt(name: string, value: number | undefined, fallback: number, min = 1, max = Number.POSITIVE_INFINITY): number {
+  return value === undefined ? fallback : checkInteger(name, value, { min, max });
 }
 
 function toPlan(options: LoadOptions): Plan {
   const limits = PAGE_LIMITS[options.version ?? 'v2'];
-  const concurrency = positiveInt('concurrency', options.concurrency, 8);
+  const concurrency = positiveInt('concurrency', options.concurrency, 8, 1, 64);
   return {
     concurrency,
     prefetch: positiveInt('prefetch', options.prefetch, concurrency, 0),
-    // The service clamps a larger page size to its maximum (§20); asking for it directly keeps the
-    // page arithmetic of the loader and the service the same.
-    perPage: Math.min(positiveInt('perPage', options.perPage, limits.max), limits.max),
+    // A larger page size than the service allows would be clamped by it (§20) and the pages would
+    // not add up as asked: it is refused, naming the range.
+    perPage: positiveInt('perPage', options.perPage, limits.max, 1, limits.max),
     maxPages: positiveInt('maxPages', options.maxPages, Number.POSITIVE_INFINITY),
     maxRecords: positiveInt('maxRecords', options.maxRecords, Number.POSITIVE_INFINITY, 0),
   };

@@ -53,7 +53,7 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
  * @example
  * const fetchPage = withLoadCache(source, {
  *   cache: createDiskCache({ dir: '.cache', ttlMs: 3_600_000 }),
- *   keyOf: (page, perPage) => ({ origin, credential, version: 'v2', path: 'brands', query: `page=${page}&per_page=${perPage}` }),
+ *   keyOf: (page, perPage) => ({ service: 'https://fount.wppbav.com', credential, version: 'v2', path: 'brands', query: `page=${page}&per_page=${perPage}` }),
  *   parse: (body) => fromListBody(brand, JSON.parse(body), url),
  * });
  * await loadAll(fetchPage, { version: 'v2' });

@@ -178,7 +178,7 @@ describe('usage errors exit 2', () => {
     ['unknown include', ['fetch', 'brands', '--include', 'colour'], /'colour' is not an include of brands/],
     ['bad format', ['fetch', 'brands', '--format', 'xml'], /--format is json, ndjson or csv/],
     ['brandscape without a qualifying filter', ['fetch', 'brandscape-data', '--filter', 'audiences=1'], /qualifying filter combination/],
-    ['unknown health option', ['health', '--verbose'], /Unknown option '--verbose'/],
+    ['unknown health option', ['health', '--verbos'], /Unknown option '--verbos'/],
     ['a dash value without =', ['fetch', 'brands', '--sort', '-name'], /Use '--sort=-XYZ'|--sort=-XYZ/],
   ];
   for (const [name, argv, message] of cases) {

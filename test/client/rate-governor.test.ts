@@ -203,7 +203,7 @@ describe('rate governor', () => {
     await expect(governor.acquire()).resolves.toMatchObject({ waitedMs: 0 });
   });
 
-  it('still waits for a 429 block within maxBlockMs, and guesses at most maxBlockMs when the service named none', async () => {
+  it('still waits for a 429 block within maxBlockMs, and holds nothing back when the service named no time (the backoff applies)', async () => {
     const clock = virtualClock();
     const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep, windowMs: 60_000, maxBlockMs: 5_000 });
     (await governor.acquire()).complete({ limit: 500, remaining: 0, limited: true, retryAfterMs: 4_000 });
@@ -212,13 +212,28 @@ describe('rate governor', () => {
     while (await clock.step());
     expect((await next).waitedMs).toBe(4_000);
     expect(clock.now() - started).toBe(4_000);
-    (await next).complete({ limit: 500, remaining: 0, limited: true });
-    // No Retry-After: a guess, capped by what a request may wait (not a whole 60 s window).
+    (await next).complete({ limit: 500, remaining: 5, limited: true });
+    // No Retry-After (or one that cannot be read): no guessed block; the retry policy's backoff
+    // is the wait, as for a 5xx.
     started = clock.now();
     next = governor.acquire();
     while (await clock.step());
-    expect((await next).waitedMs).toBe(5_000);
-    expect(clock.now() - started).toBe(5_000);
+    expect((await next).waitedMs).toBe(0);
+    expect(clock.now() - started).toBe(0);
+  });
+
+  it('says how long it will hold a request back before it does', async () => {
+    const clock = virtualClock();
+    const governor = createRateGovernor({ now: clock.now, sleep: clock.sleep, windowMs: 60_000 });
+    (await governor.acquire()).complete({ limit: 500, remaining: 0, limited: true, retryAfterMs: 12_000 });
+    const told: number[] = [];
+    const asked = clock.now();
+    // Told at once, when the wait begins, not after it.
+    const next = governor.acquire(undefined, undefined, (ms) => told.push(clock.now() === asked ? ms : -1));
+    await Promise.resolve();
+    while (await clock.step());
+    await next;
+    expect(told).toEqual([12_000]);
   });
 
   it('a cancelled acquisition settles at once, even queued behind one that waits for a 429; the queue goes on', async () => {

@@ -116,6 +116,23 @@ describe('retries per fault kind', () => {
     expect((error as Error).message).toMatch(/did not answer within 200 ms/);
   });
 
+  it('gives up after two attempts that time out (not five), and says while it waits that the answer is slow', async () => {
+    const { client, events } = recordingClient(emulator, { timeoutMs: 300, slowAfterMs: 100, retry: { baseDelayMs: 1 } });
+    emulator.clearRequests();
+    emulator.faults.add({ path: '/audiences', times: Infinity, kind: 'hang' });
+    try {
+      const error = await client.audiences.page().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(requestsTo(emulator, 'audiences')).toHaveLength(2);
+      const slow = events.filter((e) => e.type === 'slow');
+      expect(slow).toHaveLength(2);
+      expect(slow[0]).toMatchObject({ type: 'slow', elapsedMs: 100, timeoutMs: 300, attempt: 1 });
+      expect((error as Error).message).toMatch(/--timeout SECONDS or BRANDSCAPE_TIMEOUT/);
+    } finally {
+      emulator.faults.clear();
+    }
+  });
+
   it('reports a network error when nothing listens, after retrying', async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

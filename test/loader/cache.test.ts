@@ -52,7 +52,7 @@ describe('on-disk cache', () => {
     await client.sectors.page({ perPage: 5 });
     await recordingClient(emulator, { token: TOKEN, version: 'v1', cache: { dir, ttlMs: 60_000 } }).client.brands.page({ perPage: 5 });
     expect(emulator.requests).toHaveLength(4);
-    const key = (path: string, query: string) => ({ origin: new URL(emulator.url).origin, credential: toCredentialId(TOKEN), version: 'v2', path, query });
+    const key = (path: string, query: string) => ({ service: emulator.url, credential: toCredentialId(TOKEN), version: 'v2', path, query });
     expect(toCacheFileName(key('brands', 'page=1&per_page=5'))).not.toBe(toCacheFileName(key('brands', 'page=1&per_page=6')));
     expect(toCacheFileName(key('brands', 'page=1&per_page=5'))).not.toBe(toCacheFileName({ ...key('brands', 'page=1&per_page=5'), version: 'v1' }));
   });
@@ -87,7 +87,7 @@ describe('on-disk cache', () => {
 
   it('stores bodies with secrets redacted', async () => {
     const cache = createDiskCache({ dir, ttlMs: 60_000 });
-    const key = { origin: 'http://x', credential: toCredentialId('some-token-value'), version: 'v2', path: 'brands', query: '' };
+    const key = { service: 'http://x', credential: toCredentialId('some-token-value'), version: 'v2', path: 'brands', query: '' };
     const { registerSecret } = await import('../../src/errors.js');
     registerSecret('echoed-secret-value-123');
     await cache.set(key, '{"data":{"message":"token echoed-secret-value-123 refused"}}', { loadId: 'load-1' });

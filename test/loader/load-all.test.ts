@@ -36,10 +36,12 @@ describe('paging', () => {
     expect(emulator.requests.map((r) => paramsOf(r).get('per_page'))).toEqual(['1000']);
   });
 
-  it('v1: 100 per page at most, larger sizes clamped', async () => {
+  it('v1: 100 per page at most (a larger size is a usage error naming the range)', async () => {
     const { client } = recordingClient(emulator, { version: 'v1' });
+    await expect(client.brands.load({ perPage: 500 })).rejects.toThrow(/perPage must be a whole number from 1 to 100; got 500/);
+    await expect(client.brands.page({ perPage: 500 })).rejects.toThrow(/perPage must be a whole number from 1 to 100; got 500/);
     emulator.clearRequests();
-    const result = await client.brands.load({ perPage: 500 });
+    const result = await client.brands.load({});
     expect(result.records).toHaveLength(300);
     expect(result.stats).toMatchObject({ pages: 3, perPage: 100 });
     const requests = requestsTo(emulator, 'brands', 'v1');
@@ -99,8 +101,15 @@ describe('paging', () => {
 
   it('checks its options', async () => {
     const { client } = recordingClient(emulator);
-    await expect(client.brands.all({}, { concurrency: 0 })).rejects.toThrow(/concurrency must be an integer >= 1/);
-    await expect(client.brands.all({ perPage: 2.5 })).rejects.toThrow(/perPage/);
+    await expect(client.brands.all({}, { concurrency: 0 })).rejects.toThrow(/concurrency must be a whole number from 1 to 64; got 0/);
+    await expect(client.brands.all({ perPage: 2.5 })).rejects.toThrow(/perPage must be a whole number from 1 to 1000; got 2.5/);
+    for (const perPage of [0, Number.NaN, 2.5, -1, 1001]) {
+      await expect(client.brands.page({ perPage }), String(perPage)).rejects.toThrow(/perPage must be a whole number from 1 to 1000/);
+    }
+    await expect(client.brands.page({ page: 0 })).rejects.toThrow(/page must be a whole number 1 or more; got 0/);
+    expect(() => recordingClient(emulator, { timeoutMs: 0 })).toThrow(/timeoutMs must be a number from 1 to 600000 ms; got 0/);
+    expect(() => recordingClient(emulator, { concurrency: 200 })).toThrow(/concurrency must be a whole number from 1 to 64; got 200/);
+    expect(() => recordingClient(emulator, { retry: { retries: 99 } })).toThrow(/retry.retries must be a whole number from 0 to 10; got 99/);
   });
 });
 

@@ -55,7 +55,7 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 function cached(source: PageSource<Row>, ttlMs = 60_000) {
   let now = 1_000_000;
   const events: (CacheEvent & { page: number })[] = [];
-  const keyOf = (page: number, perPage: number): CacheKey => ({ origin: 'memory:', credential: 'test', version: 'v2', path: 'rows', query: `page=${page}&per_page=${perPage}` });
+  const keyOf = (page: number, perPage: number): CacheKey => ({ service: 'memory:', credential: 'test', version: 'v2', path: 'rows', query: `page=${page}&per_page=${perPage}` });
   const fetchPage = withLoadCache(source, {
     cache: createDiskCache({ dir, ttlMs, now: () => now }),
     keyOf,

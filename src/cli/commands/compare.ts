@@ -31,7 +31,7 @@ import { fromArgv, toNumber } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
 import { csvCell, shownPath } from '../output.js';
 import { createProgressBar } from '../progress.js';
-import { openService } from '../service.js';
+import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
 import { colourModeOf, toTerminalTable } from '../terminal-table.js';
 
 export const compareHelp = `Usage: brandscape compare --brands NAMES|IDS [options]
@@ -69,6 +69,7 @@ Options:
                          (one sheet: table, colours, chart) .png .svg (the chart) .html (table
                          and chart). Repeatable; each file is written whole or not at all,
                          and none is moved into place before all of them are made
+${SERVICE_HELP}
   -h, --help             Show this help
 
 The table shows one row per brand and metric (and market, by year) and one column per market or
@@ -178,6 +179,7 @@ export async function runCompare(argv: readonly string[], io: CliIo): Promise<nu
     'compare',
     argv,
     {
+      ...SERVICE_OPTIONS,
       brands: { type: 'string', multiple: true },
       markets: { type: 'string', multiple: true },
       years: { type: 'string', multiple: true },
@@ -222,7 +224,7 @@ export async function runCompare(argv: readonly string[], io: CliIo): Promise<nu
   for (const out of outs) await checkOutputPath(out.path, { extensions: Object.keys(FILE_KINDS), option: '--out' });
   if (new Set(outs.map((o) => o.path)).size < outs.length) throw new UsageError('--out names the same file twice.');
 
-  const service = await openService(io);
+  const service = await openService(io, values);
   const bar = createProgressBar(io, 'brandscape-data');
   let comparison: Comparison;
   try {

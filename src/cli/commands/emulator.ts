@@ -56,7 +56,7 @@ export async function runEmulator(argv: readonly string[], io: CliIo): Promise<n
     io.stdout.write(emulatorHelp);
     return EXIT.ok;
   }
-  const faultRate = toNumber('fault-rate', values['fault-rate'], { min: 0 });
+  const faultRate = toNumber('fault-rate', values['fault-rate'], { min: 0, max: 1 });
   if (faultRate !== undefined && faultRate > 1) throw new UsageError(`--fault-rate is a share between 0 and 1, got ${faultRate}.`);
   const labels = values['page-labels'];
   if (labels !== undefined && labels !== 'number' && labels !== 'string') throw new UsageError(`--page-labels is 'number' or 'string', got '${labels}'.`);
@@ -65,18 +65,18 @@ export async function runEmulator(argv: readonly string[], io: CliIo): Promise<n
   const events = values['webhook-events']?.split(',').map((e) => e.trim()).filter((e) => e !== '');
 
   const options: EmulatorOptions = {
-    port: toNumber('port', values.port, { min: 0, integer: true }) ?? 8787,
+    port: toNumber('port', values.port, { min: 0, max: 65535, integer: true }) ?? 8787,
     host: values.host ?? '127.0.0.1',
     seed: toNumber('seed', values.seed, { integer: true }) ?? 1,
-    latencyMs: toNumber('latency', values.latency, { min: 0 }) ?? 0,
-    jitterMs: toNumber('jitter', values.jitter, { min: 0 }) ?? 0,
+    latencyMs: toNumber('latency', values.latency, { min: 0, max: 60_000 }) ?? 0,
+    jitterMs: toNumber('jitter', values.jitter, { min: 0, max: 60_000 }) ?? 0,
     faultRate: faultRate ?? 0,
     rateLimit: toNumber('rate-limit', values['rate-limit'], { min: 0, integer: true }) ?? 500,
-    rateWindowS: toNumber('rate-window', values['rate-window'], { min: 1 }) ?? 60,
+    rateWindowS: toNumber('rate-window', values['rate-window'], { min: 1, max: 3600 }) ?? 60,
     pageLabels: labels ?? 'number',
     webhooks: webhooks.map((url) => ({ url, secret: values['webhook-secret'] ?? '', ...(events ? { events } : {}) })),
   };
-  const brands = toNumber('brands', values.brands, { min: 1, integer: true });
+  const brands = toNumber('brands', values.brands, { min: 1, max: 20_000, integer: true });
   if (brands !== undefined) options.brands = brands;
   if (values.token) options.tokens = values.token.map(fromTokenArg);
 

@@ -18,7 +18,7 @@ import { fromArgv, toNumber } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
 import { RECORD_EXTENSIONS, createRecordSink, toOutputFormat } from '../output.js';
 import { createProgressBar } from '../progress.js';
-import { openService } from '../service.js';
+import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
 
 const resourceList = () =>
   Object.values(RESOURCES)
@@ -45,6 +45,7 @@ Options:
   --concurrency N         Requests in flight (default 8)
   --format F              json (default), ndjson or csv (also chosen from --out's extension)
   --out FILE              Write to FILE (written whole or not at all) instead of stdout
+${SERVICE_HELP}
   -h, --help              Show this help
 
 Brandscape data needs a qualifying filter: studies; or countries/country_code with years/year_number;
@@ -97,6 +98,7 @@ export async function runFetch(argv: readonly string[], io: CliIo): Promise<numb
     'fetch',
     argv,
     {
+      ...SERVICE_OPTIONS,
       filter: { type: 'string', multiple: true },
       search: { type: 'string' },
       include: { type: 'string' },
@@ -136,9 +138,18 @@ export async function runFetch(argv: readonly string[], io: CliIo): Promise<numb
   }
   const perPage = toNumber('per-page', values['per-page'], { min: 1, integer: true });
   const maxPages = toNumber('max-pages', values['max-pages'], { min: 1, integer: true });
-  const concurrency = toNumber('concurrency', values.concurrency, { min: 1, integer: true });
+  const concurrency = toNumber('concurrency', values.concurrency, { min: 1, max: 64, integer: true });
+  const fields = list(values.fields);
+  if (fields && !isBrandscape) {
+    // Brandscape columns are dynamic (every metric's columns); the service checks those.
+    const selectable = Object.entries(spec.fields).filter(([, caps]) => caps.select).map(([f]) => f);
+    const unknown = fields.filter((f) => !selectable.includes(f));
+    if (unknown.length > 0) {
+      throw new UsageError(`${unknown.map((f) => `'${f}'`).join(', ')} ${unknown.length > 1 ? 'are not fields' : 'is not a field'} of ${spec.path} that --fields can select.`, { hint: `Fields: ${selectable.join(', ')}.` });
+    }
+  }
 
-  const service = await openService(io, concurrency === undefined ? {} : { concurrency });
+  const service = await openService(io, values, concurrency === undefined ? {} : { concurrency });
   const bar = createProgressBar(io, path);
   const started = Date.now();
   let records = 0;
@@ -154,7 +165,7 @@ export async function runFetch(argv: readonly string[], io: CliIo): Promise<numb
     const common = {
       filter,
       ...(include ? { include } : {}),
-      ...(values.fields ? { fields: list(values.fields) } : {}),
+      ...(fields ? { fields } : {}),
       ...(values.sort ? { sort: list(values.sort) } : {}),
       ...(perPage === undefined ? {} : { perPage }),
     };

@@ -1,7 +1,7 @@
 /** `brandscape health`: is the service up? Exit 0 up, 3 down, 4 permission problem. */
 import { fromArgv } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
-import { openService } from '../service.js';
+import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
 
 export const healthHelp = `Usage: brandscape health [--json]
 
@@ -11,18 +11,19 @@ answer within a second, is down.
 
 Options:
   --json       Print the result as JSON on stdout
+${SERVICE_HELP}
   -h, --help   Show this help
 
 Exit codes: 0 up, 3 down, 4 up with a permission problem, 2 usage error.
 `;
 
 export async function runHealth(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values } = fromArgv('health', argv, { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
+  const { values } = fromArgv('health', argv, { ...SERVICE_OPTIONS, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
   if (values.help) {
     io.stdout.write(healthHelp);
     return EXIT.ok;
   }
-  const service = await openService(io);
+  const service = await openService(io, values);
   try {
     const result = await service.client.health();
     if (values.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -9,7 +9,7 @@ import { fromArgv } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
 import { shownPath } from '../output.js';
 import { createProgressBar } from '../progress.js';
-import { openService } from '../service.js';
+import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
 
 export const reportHelp = `Usage: brandscape report TEMPLATE [options]
 
@@ -24,6 +24,7 @@ Options:
                           years may be ranges (-p markets=GB,DE,FR -p years=2021..2025)
   --since-last-run        Skip the build (exit 0) when no study behind the report changed since
                           the last successful run (a state file in DIR records it)
+${SERVICE_HELP}
   -h, --help              Show this help
 
 Files are written whole or not at all: a failed or interrupted run leaves the previous report as
@@ -42,6 +43,7 @@ export async function runReportCommand(argv: readonly string[], io: CliIo): Prom
     'report',
     argv,
     {
+      ...SERVICE_OPTIONS,
       out: { type: 'string' },
       format: { type: 'string' },
       param: { type: 'string', short: 'p', multiple: true },
@@ -67,7 +69,7 @@ export async function runReportCommand(argv: readonly string[], io: CliIo): Prom
   const outDir = values.out ?? 'reports';
   const shown = (file: string) => shownPath(io.cwd, file);
 
-  const service = await openService(io);
+  const service = await openService(io, values);
   const bar = createProgressBar(io, 'brandscape-data');
   try {
     const result = await runReport(service.client, template, {
