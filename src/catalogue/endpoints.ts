@@ -31,7 +31,18 @@ import {
   sector,
   sectorSlim,
 } from '../schemas/sectors.js';
-import { study, studyBrand, studySlim } from '../schemas/studies.js';
+import { study, studyBrand, studyCategory, studySlim } from '../schemas/studies.js';
+import { ceeOpinion, ceeOpinionSlim } from '../schemas/cee-opinions.js';
+import { operatingCompany, operatingCompanySlim } from '../schemas/operating-companies.js';
+import { toolGroup, toolMetadata, toolResource, toolSlim, toolUseCase } from '../schemas/tools.js';
+import {
+  bestCountriesFactor,
+  bestCountriesFactorSlim,
+  bestCountriesMetric,
+  bestCountriesMetricGroup,
+  bestCountriesMetricGroupSlim,
+  bestCountriesMetricSlim,
+} from '../schemas/best-countries.js';
 
 /**
  * How a field can be filtered with `filter[<field>]`:
@@ -476,6 +487,127 @@ export const RESOURCES = {
       // Nested include, documented once (§7.6): the category object gains its sector.
       'category.sector': { ...one('categories', categoryWithSectorSlim), aliasOf: 'category' },
     },
+    search: false,
+    updatedSince: true,
+  }),
+  'study-categories': define(studyCategory)({
+    // Category-in-study relations of one study (§11.19; the path is REFERENCE's inference).
+    path: 'studies/{id}/categories',
+    fieldsKey: 'study_categories',
+    scope: 'Studies: Read',
+    slim: studyCategory,
+    fields: { id: exact, category: cap('none', false, false), ...timestamps },
+    helpers: { categories: 'ids', brands: 'ids' },
+    includes: {
+      country: one('countries', countrySlim),
+      year: one('years', yearSlim),
+      study: one('studies', studySlim),
+      // Documented, though a category relation has no single brand: the emulator answers null.
+      brand: one('brands', brandSlim),
+      category: one('categories', categorySlim),
+    },
+    search: false,
+    updatedSince: true,
+  }),
+  'operating-companies': define(operatingCompany)({
+    path: 'operating-companies',
+    fieldsKey: 'operating_companies',
+    scope: 'Operating Companies: Read',
+    slim: operatingCompanySlim,
+    fields: { id: exact, name: like, ...timestamps },
+    helpers: { parents: 'ids' },
+    includes: { parent: one('operating-companies', operatingCompanySlim), brand: one('brands', brandSlim) },
+    search: false,
+    updatedSince: true,
+  }),
+  'cee-opinions': define(ceeOpinion)({
+    // Columns undocumented (§11.8): the emulator's choice, every one filterable and sortable.
+    path: 'cee-opinions',
+    fieldsKey: 'cee_opinions',
+    scope: 'CEE Opinions: Read',
+    slim: ceeOpinionSlim,
+    fields: {
+      id: exact,
+      study_id: exact,
+      audience_id: exact,
+      country_id: exact,
+      year_id: exact,
+      opinion_key: like,
+      opinion: like,
+      value: like,
+      ...timestamps,
+    },
+    helpers: { years: 'ids', year_numbers: 'ints', studies: 'ids', audiences: 'ids', countries: 'ids', country_codes: 'codes' },
+    includes: {
+      study: one('studies', studySlim),
+      country: one('countries', countrySlim),
+      year: one('years', yearSlim),
+      audience: one('audiences', audienceSlim),
+    },
+    search: false,
+    updatedSince: true,
+  }),
+  tools: define(toolMetadata)({
+    path: 'tools',
+    fieldsKey: 'tools',
+    scope: 'Tools: Read',
+    slim: toolSlim,
+    fields: {
+      id: exact,
+      name: like,
+      slug: likeNoSort,
+      short_description: selectOnly,
+      description: selectOnly,
+      documentation_url: selectOnly,
+      api_documentation_url: selectOnly,
+      api_endpoint_url: selectOnly,
+      supported_parameters: selectOnly,
+      required_parameters: selectOnly,
+      multiple_choice_parameters: selectOnly,
+      extra_parameters: selectOnly,
+      export_formats: selectOnly,
+      is_in_preview: flag,
+      ...timestamps,
+    },
+    helpers: {},
+    includes: {
+      group: one('tool-groups', toolGroup),
+      resources: many('tool-resources', toolResource),
+      use_cases: many('tool-use-cases', toolUseCase),
+    },
+    search: false,
+    updatedSince: true,
+  }),
+  'best-countries-metrics': define(bestCountriesMetric)({
+    path: 'best-countries-metrics',
+    fieldsKey: 'best_countries_metrics',
+    scope: 'Best Countries: Read',
+    slim: bestCountriesMetricSlim,
+    fields: { id: exact, name: like, key: like, description: likeNoSort, type: like, group_id: exact, factor_id: exact, ...timestamps },
+    helpers: { groups: 'ids', factors: 'ids' },
+    includes: {},
+    search: false,
+    updatedSince: true,
+  }),
+  'best-countries-metric-groups': define(bestCountriesMetricGroup)({
+    path: 'best-countries-metric-groups',
+    fieldsKey: 'best_countries_metric_groups',
+    scope: 'Best Countries: Read',
+    slim: bestCountriesMetricGroupSlim,
+    fields: { id: exact, name: like, key: like, description: likeNoSort, ...timestamps },
+    helpers: {},
+    includes: { metrics: many('best-countries-metrics', bestCountriesMetricSlim) },
+    search: false,
+    updatedSince: true,
+  }),
+  'best-countries-factors': define(bestCountriesFactor)({
+    path: 'best-countries-factors',
+    fieldsKey: 'best_countries_factors',
+    scope: 'Best Countries: Read',
+    slim: bestCountriesFactorSlim,
+    fields: { id: exact, name: like, key: like, description: likeNoSort, weight: like, ...timestamps },
+    helpers: {},
+    includes: { metrics: many('best-countries-metrics', bestCountriesMetricSlim) },
     search: false,
     updatedSince: true,
   }),

@@ -8,7 +8,9 @@ import type { ArchetypeEntry } from '../schemas/archetypes.js';
 import type { BrandMetric } from '../schemas/metrics.js';
 import type { HealthResult } from './health.js';
 import type { MetricColumnIndex, MetricGroupWithMetrics } from './metric-columns.js';
-import type { BrandscapeItem, BrandscapeParams, Item, ItemParams, ListParams, ListResource } from './params.js';
+import type { BrandscapeItem, BrandscapeParams, Item, ItemParams, ListParams, ListResource, SubResource } from './params.js';
+import type { BestCountriesFetcher } from './best-countries.js';
+import type { ToolMethods } from './tools.js';
 import type { QueryInput } from './query.js';
 
 /** One page of a list, parsed. */
@@ -26,7 +28,7 @@ export interface RequestOptions {
 type NoParams = Record<never, never>;
 
 /** The fetcher of a resource: its list methods (built once for every resource) and `get`. */
-export interface ResourceFetcher<R extends ListResource | 'study-brands'> {
+export interface ResourceFetcher<R extends ListResource | SubResource> {
   /** One page (default 25 records, the service's default). */
   page<const P extends ListParams<R> = NoParams>(params?: P, options?: RequestOptions): Promise<Page<Item<R, P>>>;
   /** Every page in order, fetched concurrently (bounded memory). */
@@ -66,7 +68,7 @@ export interface DynamicFetcher {
 }
 
 /** A listable resource as the service's path names it: `audience-groups`, ..., or `studies/<id>/brands`. */
-export type ResourcePath = ListResource | `studies/${number}/brands`;
+export type ResourcePath = ListResource | `studies/${number}/brands` | `studies/${number}/categories`;
 
 /** Archetypes: cultural (against the whole study) or competitive (against exactly one set). */
 export type ArchetypeParams = {
@@ -107,7 +109,20 @@ export interface BrandscapeClient {
   readonly studies: ResourceFetcher<'studies'> & {
     /** Brand-in-study relations of one study (`/studies/{id}/brands`). */
     brands(studyId: number): ResourceFetcher<'study-brands'>;
+    /** Category-in-study relations of one study (`/studies/{id}/categories`). */
+    categories(studyId: number): ResourceFetcher<'study-categories'>;
   };
+  readonly operatingCompanies: ResourceFetcher<'operating-companies'>;
+  readonly ceeOpinions: ResourceFetcher<'cee-opinions'>;
+  /** Tools metadata (`/tools`): parameters each tool supports and requires. */
+  readonly tools: ResourceFetcher<'tools'>;
+  readonly bestCountriesMetrics: ResourceFetcher<'best-countries-metrics'>;
+  readonly bestCountriesMetricGroups: ResourceFetcher<'best-countries-metric-groups'>;
+  readonly bestCountriesFactors: ResourceFetcher<'best-countries-factors'>;
+  /** Best Countries calculated country data (§13.2). */
+  readonly bestCountries: BestCountriesFetcher;
+  /** The TurboPitch tools (§14), one typed method each. */
+  readonly turboPitch: ToolMethods;
   readonly years: ResourceFetcher<'years'>;
   readonly brandscape: BrandscapeFetcher;
   /** The archetypes tool (not paginated). */

@@ -17,7 +17,9 @@ import { createHttpGet, fromFetch } from './http-get.js';
 import { createNotifier } from './listener-notifier.js';
 import { createMetricCatalogue } from './metric-catalogue.js';
 import { createPageFunctions } from './page-functions.js';
-import type { ListResource } from './params.js';
+import type { ListResource, SubResource } from './params.js';
+import { createBestCountriesFetcher } from './best-countries.js';
+import { createToolMethods } from './tools.js';
 import { createRateGovernor } from './rate-governor.js';
 import { createRecordSchemas, createResourceFetcher, type ResourceFetcherContext } from './resource-fetcher.js';
 import { toRetryOptions } from './retry-policy.js';
@@ -28,7 +30,7 @@ import { createTransport } from './transport.js';
 export type { BrandscapeClient, FetchAllOptions, ResourceFetcher, BrandscapeFetcher } from './brandscape-client.js';
 export type { ClientOptions } from './client-options.js';
 
-const isListResource = (name: ResourceName): name is ListResource => name !== 'brandscape-data' && name !== 'study-brands';
+const isListResource = (name: ResourceName): name is ListResource => name !== 'brandscape-data' && name !== 'study-brands' && name !== 'study-categories';
 
 /**
  * Creates a client. With no options it reads `BRANDSCAPE_BASE_URL`, `BRANDSCAPE_TOKEN` and
@@ -81,7 +83,7 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
   const context: ResourceFetcherContext = { pageFunction, transport, list, recordSchema: createRecordSchemas() };
 
   /** The typed facade of a resource's fetcher: the compiler's view of what its schema parses. */
-  const fetcher = <R extends ListResource | 'study-brands'>(resource: R, path: string): ResourceFetcher<R> =>
+  const fetcher = <R extends ListResource | SubResource>(resource: R, path: string): ResourceFetcher<R> =>
     createResourceFetcher(resource, path, context) as unknown as ResourceFetcher<R>;
 
   const brandMetrics = fetcher('brand-metrics', 'brand-metrics');
@@ -93,6 +95,10 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
       if (!Number.isInteger(studyId)) throw new UsageError(`A study id is an integer, got ${String(studyId)}.`);
       return fetcher('study-brands', `studies/${studyId}/brands`);
     },
+    categories: (studyId: number) => {
+      if (!Number.isInteger(studyId)) throw new UsageError(`A study id is an integer, got ${String(studyId)}.`);
+      return fetcher('study-categories', `studies/${studyId}/categories`);
+    },
   });
 
   const dynamicFetchers = new Map<string, DynamicFetcher>();
@@ -100,12 +106,12 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     let found = dynamicFetchers.get(path);
     if (found) return found;
     // The path comes from text at run time: checked here, whatever the compiler was told.
-    const study = /^studies\/(\d+)\/brands$/.exec(path);
+    const study = /^studies\/(\d+)\/(brands|categories)$/.exec(path);
     const listed = RESOURCE_NAMES.filter(isListResource);
-    const name = study ? 'study-brands' : listed.find((r) => r === path);
+    const name = study ? (study[2] === 'brands' ? 'study-brands' : 'study-categories') : listed.find((r) => r === path);
     if (name === undefined) {
       throw new UsageError(`Unknown resource '${path}'.`, {
-        hint: `Resources: ${listed.join(', ')}, studies/<id>/brands; brandscape data has its own fetcher (client.brandscape).`,
+        hint: `Resources: ${listed.join(', ')}, studies/<id>/brands, studies/<id>/categories; brandscape data has its own fetcher (client.brandscape).`,
       });
     }
     found = createResourceFetcher(name, study ? path : RESOURCES[name].path, context);
@@ -133,6 +139,14 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     stockPrices: fetcher('stock-prices', 'stock-prices'),
     studies,
     years: fetcher('years', 'years'),
+    operatingCompanies: fetcher('operating-companies', 'operating-companies'),
+    ceeOpinions: fetcher('cee-opinions', 'cee-opinions'),
+    tools: fetcher('tools', 'tools'),
+    bestCountriesMetrics: fetcher('best-countries-metrics', 'best-countries-metrics'),
+    bestCountriesMetricGroups: fetcher('best-countries-metric-groups', 'best-countries-metric-groups'),
+    bestCountriesFactors: fetcher('best-countries-factors', 'best-countries-factors'),
+    bestCountries: createBestCountriesFetcher(transport),
+    turboPitch: createToolMethods(transport, version),
     brandscape: createBrandscapeFetcher({ pageFunction, transport, list, metricCatalogue }),
     archetypes: createArchetypesTool(transport, version),
     metricCatalogue,

@@ -30,6 +30,7 @@ export type {
   ResourcePath,
 } from './brandscape-client.js';
 export type { HealthResult, HealthStatus } from './health.js';
+export type { BestCountriesFetcher, BestCountriesQuery } from './best-countries.js';
 export type {
   BrandscapeFilter,
   BrandscapeInclude,
@@ -93,6 +94,17 @@ export type { AnnualResult, Company, StockExchange, StockPrice } from '../schema
 export type { City, Country, Region, Year } from '../schemas/geography.js';
 export type { BrandMetric, BrandMetricGroup } from '../schemas/metrics.js';
 export type { Category, Sector } from '../schemas/sectors.js';
-export type { Study, StudyBrand, StudySlim } from '../schemas/studies.js';
+export type { Study, StudyBrand, StudyCategory, StudySlim } from '../schemas/studies.js';
+export type { OperatingCompany } from '../schemas/operating-companies.js';
+export type { CeeOpinion } from '../schemas/cee-opinions.js';
+export type { ToolMetadata } from '../schemas/tools.js';
+export type {
+  BestCountriesDataType,
+  BestCountriesDatapoint,
+  BestCountriesFactor,
+  BestCountriesMetric,
+  BestCountriesMetricGroup,
+  BestCountriesScoreType,
+} from '../schemas/best-countries.js';
 export { SCORE_TYPES, fromMetricColumn, toMetricColumn } from '../schemas/score-types.js';
 export type { ScoreType } from '../schemas/score-types.js';

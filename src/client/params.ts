@@ -10,7 +10,9 @@ import type { Resources, SearchableResource } from '../catalogue/endpoints.js';
 import type { BrandscapeMeta, BrandscapeRow, brandscapeIncludeShape } from '../schemas/brandscape.js';
 
 /** Resources listed with the generic fetcher (brandscape data has its own parameters). */
-export type ListResource = Exclude<keyof Resources, 'brandscape-data' | 'study-brands'>;
+export type ListResource = Exclude<keyof Resources, 'brandscape-data' | SubResource>;
+/** Resources under a study (`studies/{id}/brands`, `studies/{id}/categories`). */
+export type SubResource = 'study-brands' | 'study-categories';
 type AnyResource = keyof Resources;
 
 type Spec<R extends AnyResource> = Resources[R];

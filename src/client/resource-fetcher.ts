@@ -11,7 +11,7 @@ import type { FetchPage } from '../loader/types.js';
 import type { DynamicFetcher, DynamicListParams, DynamicRecord } from './brandscape-client.js';
 import { toListMethods, type ListSettings } from './list-methods.js';
 import type { PageRequest } from './page-functions.js';
-import type { ListResource } from './params.js';
+import type { ListResource, SubResource } from './params.js';
 import { fromItemBody, fromListBody } from './parse.js';
 import { toQuerySerializer, type QueryInput } from './query.js';
 import type { Transport } from './transport.js';
@@ -71,7 +71,7 @@ const queryOf = (params: DynamicListParams | undefined): QueryInput => ({
  * const brands = createResourceFetcher('brands', 'brands', context);
  * const page = await brands.page({ perPage: 5 });
  */
-export function createResourceFetcher(resource: ListResource | 'study-brands', path: string, context: ResourceFetcherContext): DynamicFetcher {
+export function createResourceFetcher(resource: ListResource | SubResource, path: string, context: ResourceFetcherContext): DynamicFetcher {
   const spec = RESOURCES[resource];
   const serialize = toQuerySerializer(resource, context.list.version);
   const fetchPageOf = (params: DynamicListParams | undefined): FetchPage<DynamicRecord> => {

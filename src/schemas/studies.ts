@@ -34,3 +34,7 @@ export type Study = z.infer<typeof study>;
 /** A brand-in-study relation row of `GET /studies/{id}/brands` (one per brand and category). */
 export const studyBrand = z.object({ id: id(), brand_name: str(), ...timestamps });
 export type StudyBrand = z.infer<typeof studyBrand>;
+
+/** A category-in-study relation row of `GET /studies/{id}/categories` (§11.19): the category is always embedded. */
+export const studyCategory = z.object({ id: id(), category: opt(z.object({ id: id(), name: str() })), ...timestamps });
+export type StudyCategory = z.infer<typeof studyCategory>;

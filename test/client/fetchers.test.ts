@@ -149,7 +149,7 @@ describe('generic fetchers', () => {
     expect(await client.resource('brands').all({ filter, sort, include: ['sector'] })).toEqual(await client.brands.all({ filter: { name: 'a' }, sort: ['-name', 'id'], include: ['sector'] }));
     // The path is text at run time: checked whatever the compiler was told.
     expect(() => client.resource('brandscape-data' as never)).toThrow(UsageError);
-    expect(() => client.resource('studies/x/brands' as never)).toThrow(/^Unknown resource 'studies\/x\/brands'\. Resources: .*audience-groups.*, studies\/<id>\/brands; brandscape data has its own fetcher/);
+    expect(() => client.resource('studies/x/brands' as never)).toThrow(/^Unknown resource 'studies\/x\/brands'\. Resources: .*audience-groups.*, studies\/<id>\/brands, studies\/<id>\/categories; brandscape data has its own fetcher/);
   });
 
   it('refuses ids that are not integers before sending anything', async () => {

@@ -19,10 +19,12 @@ import { EXIT, type CliIo } from '../io.js';
 import { RECORD_EXTENSIONS, createRecordSink, toOutputFormat } from '../output.js';
 import { createProgressBar } from '../progress.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
+import { fetchBestCountries, fromBestCountriesPath } from './fetch-best-countries.js';
 
 const resourceList = () =>
   Object.values(RESOURCES)
     .map((r) => r.path)
+    .filter((p) => !p.includes('{id}'))
     .join(', ');
 
 export const fetchHelp = `Usage: brandscape fetch <resource> [options]
@@ -30,7 +32,9 @@ export const fetchHelp = `Usage: brandscape fetch <resource> [options]
 Fetches every record of a resource of the Brand Data Service (all pages, concurrently, within the
 rate limit) and writes them as JSON, NDJSON or CSV. Resources are named as in the service's paths:
 ${resourceList()}
-(for a study's brands: studies/<id>/brands).
+(for a study's brands and categories: studies/<id>/brands, studies/<id>/categories; for Best
+Countries data: best-countries/countries/<year>/<attributes|factors>/<scores|ranks|percent>, with
+--filter country_codes=US,GB or --filter countries=<ids> and --sort).
 
 Options:
   --filter KEY=VALUE      A filter, repeatable; lists are comma-separated (--filter country_codes=GB,FR)
@@ -60,12 +64,15 @@ const list = (v: string | undefined) => (v === undefined ? undefined : v.split('
 
 /** The resource a path names; `path` is what the client's `resource()` takes (or brandscape data). */
 function resolveResource(name: string): { resource: ResourceName; path: ResourcePath | 'brandscape-data' } {
-  const sub = /^studies\/(\d+)\/brands$/.exec(name);
-  if (sub) return { resource: 'study-brands', path: `studies/${Number(sub[1])}/brands` };
+  const sub = /^studies\/(\d+)\/(brands|categories)$/.exec(name);
+  if (sub) {
+    const id = Number(sub[1]);
+    return sub[2] === 'brands' ? { resource: 'study-brands', path: `studies/${id}/brands` } : { resource: 'study-categories', path: `studies/${id}/categories` };
+  }
   const entry = (Object.entries(RESOURCES) as [ResourceName, (typeof RESOURCES)[ResourceName]][]).find(([, spec]) => spec.path === name);
   const resource = entry?.[0];
-  if (resource === undefined || resource === 'study-brands') {
-    throw new UsageError(`Unknown resource '${name}'.`, { hint: `Resources: ${resourceList()}, studies/<id>/brands.` });
+  if (resource === undefined || resource === 'study-brands' || resource === 'study-categories') {
+    throw new UsageError(`Unknown resource '${name}'.`, { hint: `Resources: ${resourceList()}, studies/<id>/brands, studies/<id>/categories, best-countries/countries/<year>/<attributes|factors>/<scores|ranks|percent>.` });
   }
   // Every other resource's name is its path.
   return { resource, path: resource };
@@ -120,6 +127,8 @@ export async function runFetch(argv: readonly string[], io: CliIo): Promise<numb
     return EXIT.ok;
   }
   if (positionals.length !== 1) throw new UsageError('fetch takes one resource name.', { hint: "Run 'brandscape fetch --help'." });
+  const bestCountries = fromBestCountriesPath(positionals[0] ?? '');
+  if (bestCountries) return fetchBestCountries(bestCountries, values, io);
   const { resource, path } = resolveResource(positionals[0] ?? '');
   const spec = RESOURCES[resource];
   // Checked before any request: a bad path found after the whole load would waste it.

@@ -25,6 +25,10 @@ import type {
   YearEntity,
 } from '../dataset/types.js';
 import { notFound } from './api-error.js';
+import { bestCountriesOf, type BestCountriesFactorEntity, type BestCountriesGroupEntity, type BestCountriesMetricEntity } from '../dataset/best-countries.js';
+import { ceeOpinionsOf, type CeeOpinionEntity } from '../dataset/cee-opinions.js';
+import { operatingCompanies, type OperatingCompanyEntity } from '../dataset/operating-companies.js';
+import { TOOL_ENTITIES, TOOL_GROUPS, TOOL_USE_CASES, type ToolEntity } from '../dataset/tool-catalogue.js';
 import { fromCodeList, fromDateTime, fromFlag, fromIdList, fromInt, likeMatcher } from './filter-values.js';
 import type { Indexes } from './indexes.js';
 
@@ -188,9 +192,54 @@ const collectionAccess = (c: CollectionEntity, ctx: Ctx) =>
 
 const metricIsPublic = (m: MetricEntity) => m.record.is_public !== false;
 
+const bestCountriesMetricSlims = (ctx: Ctx, ids: readonly number[]) => {
+  const metrics = bestCountriesOf(ctx.ds).metrics;
+  return ids.map((id) => metrics[id - 1]?.record).flatMap((m) => (m ? [{ id: m.id, name: m.name, key: m.key }] : []));
+};
+
 // ---- bindings ---------------------------------------------------------------------------------
 
 type StudyBrandEntity = ReturnType<Dataset['studyBrands']>[number];
+
+/** A category-in-study relation: one per distinct category of the study's brand rows. */
+interface StudyCategoryEntity {
+  readonly record: { id: number; category: { id: number; name: string | null } | null; created_at: string | null; updated_at: string | null };
+  readonly categoryId: number;
+  readonly brandIds: ReadonlySet<number>;
+}
+
+const studyCategoryCache = new WeakMap<Dataset, Map<number, readonly StudyCategoryEntity[]>>();
+
+/** Relation ids are the emulator's choice: `study id * 1000 + position` (stable, unique). */
+function studyCategoriesOf(ctx: Ctx, studyId: number): readonly StudyCategoryEntity[] {
+  let byStudy = studyCategoryCache.get(ctx.ds);
+  if (!byStudy) studyCategoryCache.set(ctx.ds, (byStudy = new Map()));
+  const cached = byStudy.get(studyId);
+  if (cached) return cached;
+  const brandsOf = new Map<number, Set<number>>();
+  let stamp: string | null = null;
+  for (const row of ctx.ds.studyBrands(studyId)) {
+    stamp ??= row.record.created_at;
+    let set = brandsOf.get(row.categoryId);
+    if (!set) brandsOf.set(row.categoryId, (set = new Set()));
+    set.add(row.brandId);
+  }
+  const rows = [...brandsOf.keys()]
+    .sort((a, b) => a - b)
+    .map((categoryId, i) => ({
+      categoryId,
+      brandIds: brandsOf.get(categoryId) ?? new Set<number>(),
+      record: { id: studyId * 1000 + i + 1, category: slims.category(ctx, categoryId), created_at: stamp, updated_at: stamp },
+    }));
+  byStudy.set(studyId, rows);
+  return rows;
+}
+
+const parentStudy = (ctx: Ctx) => {
+  const study = ctx.parentId === undefined ? undefined : ctx.idx.studies.get(ctx.parentId);
+  if (!study) throw notFound(`No study with id ${ctx.parentId ?? '?'}.`);
+  return study;
+};
 
 /** Checks a binding against its entity type, then erases the type for the generic engine. */
 const bind = <E extends AnyEntity>(binding: Binding<E>): Binding => binding as unknown as Binding;
@@ -402,6 +451,72 @@ const bindings = {
       category: (r, ctx) => slims.category(ctx, r.categoryId),
       'category.sector': (r, ctx) => slims.categoryWithSector(ctx, r.categoryId),
     },
+  }),
+  'study-categories': bind<StudyCategoryEntity>({
+    rows: (ctx) => studyCategoriesOf(ctx, parentStudy(ctx).record.id),
+    helpers: {
+      categories: idsOf((r) => r.categoryId),
+      brands: idsOf((r) => [...r.brandIds]),
+    },
+    includes: {
+      country: (_r, ctx) => slims.country(ctx, parentStudy(ctx).countryId),
+      year: (_r, ctx) => slims.year(ctx, parentStudy(ctx).yearId),
+      study: (_r, ctx) => slims.study(ctx, ctx.parentId ?? null),
+      brand: () => null,
+      category: (r, ctx) => slims.category(ctx, r.categoryId),
+    },
+  }),
+  'operating-companies': bind<OperatingCompanyEntity>({
+    rows: () => operatingCompanies(),
+    helpers: { parents: idsOf((o) => o.parentId) },
+    includes: {
+      parent: (o) => {
+        const parent = operatingCompanies().find((p) => p.record.id === o.parentId);
+        return parent ? idName(parent.record) : null;
+      },
+      brand: (o, ctx) => slims.brand(ctx, o.brandId),
+    },
+  }),
+  'cee-opinions': bind<CeeOpinionEntity>({
+    rows: (ctx) => ceeOpinionsOf(ctx.ds),
+    helpers: {
+      years: idsOf((o) => o.yearId),
+      year_numbers: idsOf((o) => o.yearNumber),
+      studies: idsOf((o) => o.studyId),
+      audiences: idsOf((o) => o.audienceId),
+      countries: idsOf((o) => o.countryId),
+      country_codes: derived(countryIdsFromCodes, (o) => o.countryId),
+    },
+    includes: {
+      study: (o, ctx) => slims.study(ctx, o.studyId),
+      country: (o, ctx) => slims.country(ctx, o.countryId),
+      year: (o, ctx) => slims.year(ctx, o.yearId),
+      audience: (o, ctx) => slims.audience(ctx, o.audienceId),
+    },
+  }),
+  tools: bind<ToolEntity>({
+    rows: () => TOOL_ENTITIES,
+    helpers: {},
+    includes: {
+      group: (t) => TOOL_GROUPS.find((g) => g.id === t.groupId) ?? null,
+      resources: (t) => [{ id: t.record.id, title: `${t.record.name ?? ''}: a guide`, url: `https://fount.wppbav.com/guides/${t.record.slug ?? ''}` }],
+      use_cases: (t) => TOOL_USE_CASES.filter((u) => t.useCaseIds.includes(u.id)),
+    },
+  }),
+  'best-countries-metrics': bind<BestCountriesMetricEntity>({
+    rows: (ctx) => bestCountriesOf(ctx.ds).metrics,
+    helpers: { groups: idsOf((m) => m.record.group_id), factors: idsOf((m) => m.record.factor_id) },
+    includes: {},
+  }),
+  'best-countries-metric-groups': bind<BestCountriesGroupEntity>({
+    rows: (ctx) => bestCountriesOf(ctx.ds).groups,
+    helpers: {},
+    includes: { metrics: (g, ctx) => bestCountriesMetricSlims(ctx, g.metricIds) },
+  }),
+  'best-countries-factors': bind<BestCountriesFactorEntity>({
+    rows: (ctx) => bestCountriesOf(ctx.ds).factors,
+    helpers: {},
+    includes: { metrics: (f, ctx) => bestCountriesMetricSlims(ctx, f.metricIds) },
   }),
   years: bind<YearEntity>({
     rows: (ctx) => ctx.ds.years,

@@ -11,6 +11,9 @@ import { fromFaultBody, fromPublishBody, readAdminJson } from './admin-bodies.js
 import { ApiError, notFound } from './api-error.js';
 import { getBrandscapeRow, listBrandscape } from './brandscape.js';
 import { runArchetypes } from './archetypes.js';
+import { TOOLS, type ToolSlug } from '../../catalogue/tools.js';
+import { BEST_COUNTRIES_DATA_SCOPE, bestCountriesData } from './best-countries-data.js';
+import { runTool } from './tools.js';
 import type { createAuth } from './auth.js';
 import { bindingOf, type Ctx } from './bindings.js';
 import type { Faults, FaultRule } from './faults.js';
@@ -90,14 +93,24 @@ interface Answer {
 }
 
 /** Resolves `/<resource>[/<id>[/<sub>]]` to a catalogue resource. */
-function route(segments: string[]): { resource: ResourceName | 'archetypes'; id?: string; parentId?: string } {
+type Route =
+  | { resource: ResourceName | 'archetypes'; id?: string; parentId?: string }
+  | { resource: 'tool'; slug: ToolSlug }
+  | { resource: 'best-countries-data'; segments: readonly string[] };
+
+function route(segments: string[]): Route {
   const [first = '', second, third, ...rest] = segments;
+  // `/best-countries/countries/{year}/{dataType}/{scoreType}` (§13.2).
+  if (first === 'best-countries' && second === 'countries') return { resource: 'best-countries-data', segments: segments.slice(2) };
   if (rest.length > 0) throw notFound(`No route /${segments.join('/')}.`);
   if (first === 'tools' && second === 'archetypes' && third === undefined) return { resource: 'archetypes' };
+  // Slugs go to the tools, numeric ids to their metadata (§11.21's routing note).
+  if (first === 'tools' && second !== undefined && third === undefined && second in TOOLS) return { resource: 'tool', slug: second as ToolSlug };
   if (first === 'studies' && second !== undefined && third === 'brands') return { resource: 'study-brands', parentId: second };
+  if (first === 'studies' && second !== undefined && third === 'categories') return { resource: 'study-categories', parentId: second };
   if (third !== undefined) throw notFound(`No route /${segments.join('/')}.`);
   const resource = (Object.keys(RESOURCES) as ResourceName[]).find((r) => RESOURCES[r].path === first);
-  if (!resource || resource === 'study-brands') throw notFound(`No resource '/${first}'.`);
+  if (!resource || resource === 'study-brands' || resource === 'study-categories') throw notFound(`No resource '/${first}'.`);
   // `/brandscape-data/` (trailing slash) is the list, like `/brandscape-data` (§12.1).
   return second === undefined || second === '' ? { resource } : { resource, id: second };
 }
@@ -105,6 +118,11 @@ function route(segments: string[]): { resource: ResourceName | 'archetypes'; id?
 function apiAnswer(state: HandlerState, version: ApiVersion, segments: string[], url: URL, user: string): Pick<Answer, 'status' | 'body' | 'release'> {
   const r = route(segments);
   const ctx: Ctx = { ds: state.ds, idx: state.idx, user };
+  if (r.resource === 'tool' || r.resource === 'best-countries-data') {
+    if (version === 'v1') throw notFound(`/${segments.join('/')} exists only in v2.`);
+    const data = r.resource === 'tool' ? runTool(r.slug, url.searchParams, ctx, state.strictParams) : bestCountriesData(r.segments, url.searchParams, ctx, state.strictParams);
+    return { status: 200, body: JSON.stringify(data) };
+  }
   const fieldsKey = r.resource === 'archetypes' ? '' : RESOURCES[r.resource].fieldsKey;
   const query = fromQuery(url.searchParams, version, fieldsKey);
   if (r.resource === 'archetypes') {
@@ -114,7 +132,7 @@ function apiAnswer(state: HandlerState, version: ApiVersion, segments: string[],
   const spec = RESOURCES[r.resource];
   const pageReq = fromPageParams(query.page, query.perPage, PAGE_LIMITS[version]);
   const origin = state.publicUrl();
-  const basePath = r.parentId === undefined ? `/${spec.path}` : `/studies/${r.parentId}/brands`;
+  const basePath = r.parentId === undefined ? `/${spec.path}` : spec.path.replace('{id}', r.parentId);
   const envelopeOptions = {
     path: `${origin}/api/${version}${basePath}`,
     labels: state.labels,
@@ -309,6 +327,8 @@ async function apiRequest(
 function scopeOf(segments: string[]): string | undefined {
   try {
     const r = route(segments);
+    if (r.resource === 'tool') return TOOLS[r.slug].scope;
+    if (r.resource === 'best-countries-data') return BEST_COUNTRIES_DATA_SCOPE;
     return r.resource === 'archetypes' ? ARCHETYPES_TOOL.scope : RESOURCES[r.resource].scope;
   } catch {
     return undefined;
