@@ -31,6 +31,7 @@ export type {
 } from './brandscape-client.js';
 export type { HealthResult, HealthStatus } from './health.js';
 export type { BestCountriesFetcher, BestCountriesQuery } from './best-countries.js';
+export type { BrandsInStudies, CompetitiveSet, Ids, ToolMethods } from './tools.js';
 export type {
   BrandscapeFilter,
   BrandscapeInclude,
@@ -52,6 +53,9 @@ export type { RetryOptions } from './retry-policy.js';
 export { BRANDSCAPE_COMBINATIONS_TEXT, RESOURCES, isQualifyingBrandscapeFilter } from '../catalogue/endpoints.js';
 export type { IncludeSpec, ResourceName, SearchableResource } from '../catalogue/endpoints.js';
 export { PAGE_LIMITS } from '../catalogue/page-limits.js';
+export { TOOLS, TOOL_SLUGS } from '../catalogue/tools.js';
+export type { ToolSlug, ToolSpec } from '../catalogue/tools.js';
+export { BEST_COUNTRIES_DATA } from '../catalogue/best-countries.js';
 export type { ApiVersion } from '../catalogue/page-limits.js';
 
 // Loader (the page iterator and loadAll work on any FetchPage; the client's fetchers use them)
@@ -96,6 +100,19 @@ export type { BrandMetric, BrandMetricGroup } from '../schemas/metrics.js';
 export type { Category, Sector } from '../schemas/sectors.js';
 export type { Study, StudyBrand, StudyCategory, StudySlim } from '../schemas/studies.js';
 export type { OperatingCompany } from '../schemas/operating-companies.js';
+export type {
+  BrandWorthMap,
+  CategoryWorthMap,
+  CostOfEntry,
+  FunnelEntry,
+  LovePlusEntry,
+  PartnershipExchange,
+  PersonalityMatch,
+  Swot,
+  ToolResult,
+  ToplistRow,
+  VulnerabilityPoint,
+} from '../schemas/turbo-pitch.js';
 export type { CeeOpinion } from '../schemas/cee-opinions.js';
 export type { ToolMetadata } from '../schemas/tools.js';
 export type {
