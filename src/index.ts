@@ -128,6 +128,14 @@ export type { AboutItem, CellFormat, ColourScale, ReportAbout, ReportCell, Repor
 export { DEFAULT_OUTPUT_NAME, defineTemplate, fromParameterPairs, fromTemplateText, resolveTemplate } from './report/resolve-template.js';
 export type { ResolvedParameter, ResolvedTemplate, Template } from './report/resolve-template.js';
 export { checkOutputDir, outputName, runReport, stateFileOf } from './report/run-report.js';
+
+// Webhooks that refresh reports
+export { createReplayGuard, verifyWebhook, webhookEvent } from './webhooks/verify-webhook.js';
+export type { VerifyWebhookOptions, WebhookEvent, WebhookVerdict } from './webhooks/verify-webhook.js';
+export { createWebhookReceiver } from './webhooks/webhook-receiver.js';
+export type { WebhookReceiver, WebhookReceiverOptions } from './webhooks/webhook-receiver.js';
+export { refreshReports, studyOfEvent, touches } from './webhooks/refresh-reports.js';
+export type { RefreshOutcome, ReportTarget, StudyOfEvent } from './webhooks/refresh-reports.js';
 export type { RunReportOptions, RunReportResult } from './report/run-report.js';
 export { TemplateError } from './report/template-error.js';
 export type { TemplateProblem } from './report/template-error.js';

@@ -38,6 +38,10 @@ const commands: Record<string, CommandEntry> = {
     summary: 'List, show and validate report templates',
     load: () => import('./commands/templates.js').then((m) => ({ help: m.templatesHelp, run: m.runTemplates })),
   },
+  webhooks: {
+    summary: 'Receive the service\'s webhooks and rebuild the reports their data changes',
+    load: () => import('./commands/webhooks.js').then((m) => ({ help: m.webhooksHelp, run: m.runWebhooks })),
+  },
   health: {
     summary: 'Check whether the service is up',
     load: () => import('./commands/health.js').then((m) => ({ help: m.healthHelp, run: m.runHealth })),
