@@ -11,6 +11,7 @@ import type { MetricColumnIndex, MetricGroupWithMetrics } from './metric-columns
 import type { BrandscapeItem, BrandscapeParams, Item, ItemParams, ListParams, ListResource, SubResource } from './params.js';
 import type { BestCountriesFetcher } from './best-countries.js';
 import type { ToolMethods } from './tools.js';
+import type { AutoLoginResult, AutoLoginUser } from './embed.js';
 import type { QueryInput } from './query.js';
 
 /** One page of a list, parsed. */
@@ -129,6 +130,11 @@ export interface BrandscapeClient {
   archetypes(params: ArchetypeParams, options?: RequestOptions): Promise<ArchetypeEntry[]>;
   /** The metric catalogue (fetched once per client): metrics, groups and brandscape columns. */
   metricCatalogue(options?: RequestOptions): Promise<MetricCatalogueRecords>;
+  /**
+   * Signs a user in for embedded tools (`POST /api/v1/auto-login`, §17.1) with this client's token;
+   * the returned token expires at the next 00:00 UTC. Pass it to `embedUrl`.
+   */
+  autoLogin(user: AutoLoginUser, options?: RequestOptions): Promise<AutoLoginResult>;
   /** `GET /health`: up, down, or up with a permission problem (§9). */
   health(): Promise<HealthResult>;
   /**

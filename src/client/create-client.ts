@@ -20,6 +20,7 @@ import { createPageFunctions } from './page-functions.js';
 import type { ListResource, SubResource } from './params.js';
 import { createBestCountriesFetcher } from './best-countries.js';
 import { createToolMethods } from './tools.js';
+import { autoLogin } from './embed.js';
 import { createRateGovernor } from './rate-governor.js';
 import { createRecordSchemas, createResourceFetcher, type ResourceFetcherContext } from './resource-fetcher.js';
 import { toRetryOptions } from './retry-policy.js';
@@ -150,6 +151,17 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     brandscape: createBrandscapeFetcher({ pageFunction, transport, list, metricCatalogue }),
     archetypes: createArchetypesTool(transport, version),
     metricCatalogue,
+    autoLogin: async (user, requestOptions) => {
+      const key = typeof token === 'function' ? await token() : token;
+      if (key === undefined) throw new UsageError('autoLogin needs a token with the auto-login permission (BRANDSCAPE_TOKEN or the token option).');
+      return autoLogin(user, {
+        baseUrl,
+        token: key,
+        now,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(requestOptions?.signal ? { signal: requestOptions.signal } : {}),
+      });
+    },
     health: () =>
       checkHealth({
         baseUrl,

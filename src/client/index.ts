@@ -32,6 +32,8 @@ export type {
 export type { HealthResult, HealthStatus } from './health.js';
 export type { BestCountriesFetcher, BestCountriesQuery } from './best-countries.js';
 export type { BrandsInStudies, CompetitiveSet, Ids, ToolMethods } from './tools.js';
+export { FOUNT_APP_URL, autoLogin, embedUrl } from './embed.js';
+export type { AutoLoginOptions, AutoLoginResult, AutoLoginUser, EmbedParamValue, EmbedUrlOptions } from './embed.js';
 export type {
   BrandscapeFilter,
   BrandscapeInclude,

@@ -107,7 +107,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     ds,
     idx: createIndexes(ds),
     seed,
-    auth: createAuth(tokens),
+    auth: createAuth(tokens, now),
     limiter: createRateLimiter({ limit: options.rateLimit ?? 500, windowS: options.rateWindowS ?? 60, now }),
     faults: createFaults({ seed, rate: options.faultRate ?? 0, rules: options.faults ?? [] }),
     webhooks,

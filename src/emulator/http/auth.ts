@@ -35,7 +35,15 @@ export function fromTokenArg(arg: string): TokenOptions {
   return { token: arg.slice(0, colon), scopes };
 }
 
-export function createAuth(tokens: readonly TokenOptions[]) {
+/** The next 00:00 UTC after `ms`: when embed tokens expire (§4.5). */
+export const nextUtcMidnight = (ms: number) => {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
+};
+
+export function createAuth(tokens: readonly TokenOptions[], now: () => number = Date.now) {
+  /** Embed tokens issued by auto-login: the user they act as and when they expire. */
+  const issued = new Map<string, { principal: Principal; expiresAt: number }>();
   const byToken = new Map(
     tokens.map((t): [string, Principal] => {
       const scopes = t.scopes ? new Set(t.scopes.map((s) => s.toLowerCase())) : undefined;
@@ -46,7 +54,20 @@ export function createAuth(tokens: readonly TokenOptions[]) {
     /** The principal of an `Authorization` header, or undefined for a missing or unknown token. */
     authenticate(header: string | undefined): Principal | undefined {
       const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
-      return match?.[1] === undefined ? undefined : byToken.get(match[1]);
+      if (match?.[1] === undefined) return undefined;
+      const embed = issued.get(match[1]);
+      if (embed) {
+        if (now() < embed.expiresAt) return embed.principal;
+        issued.delete(match[1]);
+        return undefined;
+      }
+      return byToken.get(match[1]);
+    },
+    /** Issues a user's embed token, valid until the next 00:00 UTC (§17.1), with every read scope. */
+    issueEmbedToken(token: string, user: string): { expiresAt: number } {
+      const expiresAt = nextUtcMidnight(now());
+      issued.set(token, { principal: { user, hasScope: (scope) => scope.toLowerCase().endsWith(': read') }, expiresAt });
+      return { expiresAt };
     },
   };
 }

@@ -11,6 +11,7 @@ import { fromFaultBody, fromPublishBody, readAdminJson } from './admin-bodies.js
 import { ApiError, notFound } from './api-error.js';
 import { getBrandscapeRow, listBrandscape } from './brandscape.js';
 import { runArchetypes } from './archetypes.js';
+import { AUTO_LOGIN_SCOPE, autoLogin } from './auto-login.js';
 import { TOOLS, type ToolSlug } from '../../catalogue/tools.js';
 import { BEST_COUNTRIES_DATA_SCOPE, bestCountriesData } from './best-countries-data.js';
 import { runTool } from './tools.js';
@@ -256,6 +257,15 @@ export async function handle(state: HandlerState, req: IncomingMessage, res: Ser
     if (path === '/health' || path === '/api/v2/health') {
       // No token needed (§20); the timestamp has no fraction, like the documented example.
       answer = { status: 200, body: JSON.stringify({ status: 'ok', timestamp: new Date(state.now()).toISOString().replace(/\.\d{3}Z$/, 'Z') }), headers: {} };
+    } else if (path === '/api/v1/auto-login' && req.method === 'POST') {
+      // The one documented non-GET call, and on the v1 path even in v2 (§1, §17.1).
+      version = 'v1';
+      const principal = state.auth.authenticate(req.headers.authorization);
+      if (!principal) throw new ApiError(401, 'Unauthenticated.');
+      user = principal.user;
+      if (!principal.hasScope(AUTO_LOGIN_SCOPE)) throw new ApiError(401, `This token lacks the scope '${AUTO_LOGIN_SCOPE}'.`);
+      const login = await autoLogin(req, (token, u) => state.auth.issueEmbedToken(token, u), state.seed, () => state.requests.length);
+      answer = { status: 200, body: JSON.stringify(login), headers: {} };
     } else if (path === '/__emulator' || path.startsWith('/__emulator/')) {
       answer = await adminAnswer(state, req, path, hooks);
     } else {
