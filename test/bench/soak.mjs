@@ -29,8 +29,9 @@ const latency = { latencyMs: 8, jitterMs: 6 };
 const scripted = [];
 for (let nth = 97; nth < 40_000; nth += 97) scripted.push({ nth, kind: 429, retryAfterS: 1 });
 for (let nth = 401; nth < 40_000; nth += 401) scripted.push({ nth, kind: 'hang' });
-// And now and then a run of six 503s, more than a request's retries: that load must fail, clearly.
-for (let nth = 1_201; nth < 40_000; nth += 1_201) scripted.push({ nth, kind: 503, times: 6 });
+// And every tenth regions request starts a run of six 503s, more than a request's four retries:
+// that load must fail, with a clear error.
+for (let nth = 10; nth < 2_000; nth += 10) scripted.push({ path: '/regions', nth, kind: 503, times: 6 });
 
 const clean = await createEmulator({ port: 0, ...latency, rateLimit: 0 });
 const faulty = await createEmulator({ port: 0, ...latency, faultRate: 0.1, faults: scripted, rateLimit: 100, rateWindowS: 2 });
@@ -54,6 +55,7 @@ const QUERIES = [
   { name: 'brands, 100 a page', run: (c, o) => c.brands.load({ perPage: 100 }, o), key: (r) => r.id },
   { name: 'studies, 10 a page', run: (c, o) => c.studies.load({ perPage: 10 }, o), key: (r) => r.id },
   { name: 'categories, 25 a page', run: (c, o) => c.categories.load({ perPage: 25 }, o), key: (r) => r.id },
+  { name: 'regions, one page', run: (c, o) => c.regions.load({}, o), key: (r) => r.id },
   ...released.map((study) => ({
     name: `brandscape ${study.name ?? study.id}, pillars, 100 a page`,
     run: (c, o) => c.brandscape.load({ filter: { studies: study.id, audiences: 1 }, metricGroupKeys: ['pillars'], perPage: 100 }, o),
