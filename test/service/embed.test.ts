@@ -43,7 +43,7 @@ describe('autoLogin against the emulator', () => {
     expect(login.expiresAt.toISOString()).toBe('2026-11-26T00:00:00.000Z');
     expect(login.accessToken).not.toBe(emulator.token);
     expect(emulator.requests.at(-1)).toMatchObject({ method: 'POST', path: '/api/v1/auto-login', status: 200 });
-    const asUser = createClient({ baseUrl: emulator.url, token: login.accessToken, env: {}, retry: { maxRetries: 0 } });
+    const asUser = createClient({ baseUrl: emulator.url, token: login.accessToken, env: {}, retry: { retries: 0 } });
     expect((await asUser.brands.page({ perPage: 1 })).records).toHaveLength(1);
     clock = Date.UTC(2026, 10, 26, 0, 0, 1);
     await expect(asUser.brands.page({ perPage: 1 })).rejects.toBeInstanceOf(AuthenticationError);
