@@ -20,7 +20,6 @@ import { EXIT, type CliIo } from '../io.js';
 import { RECORD_EXTENSIONS, createRecordSink, toOutputFormat } from '../output.js';
 import { createProgressBar } from '../progress.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
-import { fetchBestCountries, fromBestCountriesPath } from './fetch-best-countries.js';
 
 const resourceList = () =>
   Object.values(RESOURCES)
@@ -128,8 +127,12 @@ export async function runFetch(argv: readonly string[], io: CliIo): Promise<numb
     return EXIT.ok;
   }
   if (positionals.length !== 1) throw new UsageError('fetch takes one resource name.', { hint: "Run 'brandscape fetch --help'." });
-  const bestCountries = fromBestCountriesPath(positionals[0] ?? '');
-  if (bestCountries) return fetchBestCountries(bestCountries, values, io);
+  if (positionals[0]?.startsWith('best-countries/')) {
+    // Loaded only for Best Countries data: a plain fetch loads nothing it does not use.
+    const { fetchBestCountries, fromBestCountriesPath } = await import('./fetch-best-countries.js');
+    const target = fromBestCountriesPath(positionals[0]);
+    if (target) return fetchBestCountries(target, values, io);
+  }
   const { resource, path } = resolveResource(positionals[0] ?? '');
   const spec = RESOURCES[resource];
   // Checked before any request: a bad path found after the whole load would waste it.
