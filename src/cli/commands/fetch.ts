@@ -27,11 +27,14 @@ const resourceList = () =>
     .filter((p) => !p.includes('{id}'))
     .join(', ');
 
+/** Text wrapped at 100 columns, for --help. */
+const wrap = (text: string) => text.replace(/(.{1,98})(?:, |$)/g, (line, body: string, _i, whole: string) => `${body}${line.endsWith(', ') ? ',' : ''}\n`).trimEnd();
+
 export const fetchHelp = `Usage: brandscape fetch <resource> [options]
 
 Fetches every record of a resource of the Brand Data Service (all pages, concurrently, within the
 rate limit) and writes them as JSON, NDJSON or CSV. Resources are named as in the service's paths:
-${resourceList()}
+${wrap(resourceList())}
 (for a study's brands and categories: studies/<id>/brands, studies/<id>/categories; for Best
 Countries data: best-countries/countries/<year>/<attributes|factors>/<scores|ranks|percent>, with
 --filter country_codes=US,GB or --filter countries=<ids> and --sort).
