@@ -28,7 +28,7 @@ export { crossMarketHeatmap } from './charts/cross-market-heatmap.js';
 export type { CrossMarketHeatmapOptions } from './charts/cross-market-heatmap.js';
 export { crossYearLines } from './charts/cross-year-lines.js';
 export type { CrossYearLinesOptions } from './charts/cross-year-lines.js';
-export { display, toMimeBundle, vegaLiteMimeType } from './charts/display.js';
+export { NOTEBOOK_VEGA_LITE_SCHEMA, display, toMimeBundle, toVegaLiteV5, vegaLiteMimeType } from './charts/display.js';
 export type { DisplayOptions, MimeBundle } from './charts/display.js';
 export { FontMissingError } from './charts/font-missing-error.js';
 export { metricTitle } from './charts/metric-title.js';
