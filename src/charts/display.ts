@@ -115,11 +115,17 @@ export async function display(spec: ChartSpec, options: DisplayOptions = {}): Pr
 type WriteDisplayData = (message: { data: Record<string, unknown>; metadata: Record<string, unknown>; transient: Record<string, unknown> }, update: boolean) => void;
 
 /**
- * The running tslab kernel's display writer. Looked up from this package's dependencies first,
- * then next to the kernel's own entry script (a notebook may run a tslab installed elsewhere); the
- * writer is only set while the kernel executes a cell.
+ * Writes a display_data message to the notebook cell that is running, or, with `update`, replaces
+ * the output carrying the same `transient.display_id` (a progress line).
  */
-function tslabWriter(): (bundle: MimeBundle) => void {
+export type DisplayWriter = (bundle: MimeBundle & { transient?: Record<string, unknown> }, update?: boolean) => void;
+
+/**
+ * The running tslab kernel's display writer, or undefined outside a tslab kernel. Looked up from
+ * this package's dependencies first, then next to the kernel's own entry script (a notebook may
+ * run a tslab installed elsewhere); the writer is only set while the kernel executes a cell.
+ */
+export function findTslabWriter(): DisplayWriter | undefined {
   const candidates: (() => unknown)[] = [() => createRequire(import.meta.url)('tslab/dist/jupyter')];
   const entry = process.argv[1];
   if (entry !== undefined) {
@@ -136,9 +142,15 @@ function tslabWriter(): (bundle: MimeBundle) => void {
     if (typeof writer === 'function') {
       // Narrowed to a function above; its signature is tslab's (dist/jupyter.d.ts).
       const fn = writer as WriteDisplayData;
-      return (bundle) => fn({ data: bundle.data, metadata: bundle.metadata, transient: {} }, false);
+      return (bundle, update = false) => fn({ data: bundle.data, metadata: bundle.metadata, transient: bundle.transient ?? {} }, update);
     }
   }
+  return undefined;
+}
+
+function tslabWriter(): (bundle: MimeBundle) => void {
+  const writer = findTslabWriter();
+  if (writer !== undefined) return (bundle) => writer(bundle);
   throw new UsageError('display() shows charts in a tslab notebook, and no tslab kernel is running this code.', {
     hint: 'Outside a notebook, use renderSvg() or renderPng() and write the result to a file, or pass a write function.',
   });
