@@ -239,8 +239,8 @@ export async function loadReportData(client: Client, template: ResolvedTemplate,
     const ids = (sectionBrandRefs(s, data) ?? []).map((r) => idOf.get(r)!);
     const base = { studies: [study.id], audiences: [data.audience ?? 1], ...(ids.length > 0 ? { brands: ids } : {}) };
     const competitiveParams = 'collection' in set ? { ...base, comparison: 'competitive' as const, collections: [set.collection] } : { ...base, comparison: 'competitive' as const, categories: [set.category] };
-    // Brands without archetype data in the study (or outside the competitive set) are named in the
-    // report's notes rather than stopping it.
+    // Brands without archetype data in the study (or outside the competitive set) do not stop the
+    // report: its archetypes section names them in its notes.
     const [culturalAnswer, competitiveAnswer, setRecord] = await Promise.all([
       client.archetypes({ ...base, comparison: 'cultural' }, { ...signalOption, missing: 'note' }),
       client.archetypes(competitiveParams, { ...signalOption, missing: 'note' }),
@@ -248,7 +248,6 @@ export async function loadReportData(client: Client, template: ResolvedTemplate,
     ]);
     const cultural = culturalAnswer.entries;
     const competitive = competitiveAnswer.entries;
-    notes.push(...culturalAnswer.notes, ...competitiveAnswer.notes);
     queries.push({ resource: 'tools/archetypes', params: { ...base, comparison: 'cultural' }, records: cultural.length });
     queries.push({ resource: 'tools/archetypes', params: competitiveParams, records: competitive.length });
     archetypes.push({
