@@ -73,14 +73,15 @@ export function createArchetypesTool(
     if (!parsed.success) throw toShapeError(answer.url, parsed.error);
     const entries = parsed.data.data;
     const missing = missingPairs(entries, studies, brands);
-    const where = `${params.comparison} archetypes against ${setText}, ${studies.length === 1 ? `study ${studies[0]}` : `studies ${studies.join(', ')}`}`;
     const names = missingText(missing, studies);
+    // "No competitive archetypes for brand 368 in study 381 (against collection 12)."
+    const what = (list: string) => `No ${params.comparison} archetypes for ${list}${studies.length === 1 ? ` in study ${studies[0]}` : ''} (against ${setText})`;
     if (mode === 'note') {
-      return { entries, missing, notes: missing.length === 0 ? [] : [`No ${where} for ${names.join(', ')}.`] };
+      return { entries, missing, notes: missing.length === 0 ? [] : [`${what(names.join(', '))}.`] };
     }
     if (missing.length > 0) {
       const found = [...new Set(entries.map((e) => `brand ${e.brand_id}${studies.length === 1 ? '' : ` in study ${e.study_id}`}`))];
-      throw new DataError(`No ${where} for ${names.join(', ')}: the brand is not studied there or not in the competitive set.`, names, found, {
+      throw new DataError(`${what(names.join(', '))}: not studied there, or not in the competitive set.`, names, found, {
         hint: "Ask for other brands or another study, or pass { missing: 'note' } to get the brands that have data and a note naming the others.",
       });
     }

@@ -272,7 +272,7 @@ describe('archetypes of brands without data', () => {
     const error = await client.archetypes({ studies: study, brands: [present, absent], comparison: 'cultural' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DataError);
     expect((error as DataError).missing).toEqual([`brand ${absent}`]);
-    expect((error as DataError).message).toContain(`No cultural archetypes against every brand of the study, study ${study} for brand ${absent}`);
+    expect((error as DataError).message).toContain(`No cultural archetypes for brand ${absent} in study ${study} (against every brand of the study): not studied there`);
     expect((error as DataError).hint).toMatch(/missing: 'note'/);
   });
 
@@ -281,7 +281,7 @@ describe('archetypes of brands without data', () => {
     const answer = await client.archetypes({ studies: study, brands: [present, absent], comparison: 'cultural' }, { missing: 'note' });
     expect(answer.entries.map((e) => e.brand_id)).toEqual([present]);
     expect(answer.missing).toEqual([{ brand_id: absent, study_id: study }]);
-    expect(answer.notes).toEqual([`No cultural archetypes against every brand of the study, study ${study} for brand ${absent}.`]);
+    expect(answer.notes).toEqual([`No cultural archetypes for brand ${absent} in study ${study} (against every brand of the study).`]);
     const complete = await client.archetypes({ studies: study, brands: [present], comparison: 'cultural' }, { missing: 'note' });
     expect(complete.notes).toEqual([]);
   });

@@ -10,8 +10,10 @@
  *   `# exit N`. A command that serves (`brandscape emulator`) must print its URL; it is run on port 0
  *   and stopped.
  *
- * A block that is deliberately not runnable says so in its info string: ```ts no-run (or
- * ```sh no-run). Blocks in other languages (cron, yaml) are not run.
+ * A block that is deliberately not runnable says so in its info string: ```ts notebook (code for
+ * a notebook cell, such as `await display(spec)`: type-checked, not run; the notebooks themselves
+ * are executed by test/notebooks/), ```ts no-run or ```sh no-run. Blocks in other languages
+ * (cron, yaml) are not run.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -80,6 +82,7 @@ export function cliExamples(blocks: readonly CodeBlock[]): CliExample[] {
 
 const blocks = codeBlocks(README);
 const programs = blocks.filter((b) => (b.lang === 'ts' || b.lang === 'typescript') && !b.flags.includes('no-run'));
+const runnable = programs.filter((b) => !b.flags.includes('notebook'));
 const examples = cliExamples(blocks);
 
 describe('the README', () => {
@@ -109,7 +112,7 @@ describe('the README', () => {
   });
 
   it('has runnable TypeScript examples and CLI examples, and its references exist', () => {
-    expect(programs.length).toBeGreaterThanOrEqual(4);
+    expect(runnable.length).toBeGreaterThanOrEqual(4);
     expect(examples.length).toBeGreaterThanOrEqual(10);
     // Files the README names by path exist in the repository.
     const paths = [...README.matchAll(/`((?:src|test|templates|notebooks|\.ci)\/[\w./-]+)`|\]\((?!https?:)([^)#]+)\)/g)].map((m) => m[1] ?? m[2] ?? '');
@@ -137,7 +140,7 @@ describe('the README', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
-  it.for(programs.map((b) => [b.line, b] as const))('the TypeScript example at line %i runs against the emulator', { timeout: 180_000 }, async ([, block]) => {
+  it.for(runnable.map((b) => [b.line, b] as const))('the TypeScript example at line %i runs against the emulator', { timeout: 180_000 }, async ([, block]) => {
     const file = files.get(block)!;
     const js = ts.transpileModule(block.code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false } }).outputText;
     const mjs = file.replace(/\.mts$/, '.mjs');
@@ -147,8 +150,9 @@ describe('the README', () => {
   });
 
   it.for(examples.map((e) => [e.command, e] as const))('%s', { timeout: 180_000 }, async ([, example]) => {
+    // A scratch directory laid out like the repository the README is read in: it has reports/.
     const cwd = join(dir, `cli-${example.line}`);
-    mkdirSync(cwd, { recursive: true });
+    mkdirSync(join(cwd, 'reports'), { recursive: true });
     const serves = /^emulator\b/.test(example.args);
     const args = serves ? example.args.replace(/--port\s+\d+/, '--port 0') : example.args;
     // The shell reads the arguments as a user's would (quotes, comments); the binary is the build.
