@@ -11,7 +11,7 @@
  * the built package by name).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -36,21 +36,29 @@ export function findJupyter() {
   if (version.error || version.status !== 0) {
     return { ok: false, reason: 'Jupyter (jupyter nbconvert) is not installed; on Debian: apt-get install jupyter-nbconvert python3-nbclient python3-ipykernel' };
   }
-  const client = spawnSync('python3', ['-c', 'import jupyter_client, nbclient'], { encoding: 'utf8' });
-  if (client.status !== 0) {
-    return { ok: false, reason: 'python3 cannot import jupyter_client and nbclient; on Debian: apt-get install python3-nbclient python3-ipykernel' };
+  // The Python that runs Jupyter (its script's #! line), not whichever python3 is first on PATH
+  // (a pyenv shim, say): it has jupyter_client, which registers the kernel.
+  let python = 'python3';
+  try {
+    python = /^#!\s*(\S*python\S*)/.exec(readFileSync(jupyter, 'utf8').split('\n', 1)[0] ?? '')?.[1] ?? python;
+  } catch {
+    // jupyter found on PATH only: keep python3.
   }
-  return { ok: true, jupyter };
+  const client = spawnSync(python, ['-c', 'import jupyter_client, nbclient'], { encoding: 'utf8' });
+  if (client.status !== 0) {
+    return { ok: false, reason: `${python} cannot import jupyter_client and nbclient; on Debian: apt-get install python3-nbclient python3-ipykernel` };
+  }
+  return { ok: true, jupyter, python };
 }
 
 /**
  * Registers this checkout's tslab as the kernel `tslab` in `<dir>/share/jupyter/kernels` and
  * returns the environment that makes Jupyter find it.
  */
-export function registerKernel(dir) {
+export function registerKernel(dir, python = 'python3') {
   mkdirSync(dir, { recursive: true });
   const tslab = join(ROOT, 'node_modules', '.bin', 'tslab');
-  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'tslab', 'bin', 'tslab'), 'install', '--python=python3', `--binary=${tslab}`, `--prefix=${dir}`], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'tslab', 'bin', 'tslab'), 'install', `--python=${python}`, `--binary=${tslab}`, `--prefix=${dir}`], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`Registering the tslab kernel failed: ${result.stderr || result.stdout}`);
   return {
     ...process.env,
@@ -97,7 +105,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.exit(1);
   }
   const outDir = resolve(process.argv[2] ?? join(ROOT, 'reports', 'notebooks'));
-  const env = registerKernel(join(ROOT, 'test', '.tmp', 'jupyter'));
+  const env = registerKernel(join(ROOT, 'test', '.tmp', 'jupyter'), found.python);
   let failed = 0;
   for (const notebook of listNotebooks()) {
     const result = executeNotebook(found.jupyter, env, notebook, outDir, 'html');

@@ -61,7 +61,7 @@ describe('the notebooks as committed', () => {
     const nb = read(join(ROOT, 'notebooks', `${name}.ipynb`));
     const first = nb.cells[0];
     expect(first?.cell_type).toBe('markdown');
-    expect(text(first?.source ?? '')).toMatch(/^# .+\n[\s\S]*\*\*The questions?:\*\* .+\?/);
+    expect(text(first?.source ?? '')).toMatch(/^# .+\n[\s\S]*\*\*The questions?:\*\* [^?]+\?/);
     const imports = importsOf(codeOf(nb));
     expect(imports).toContain('brandscape-kit');
     // The public entry points and Node's own modules; never src/, dist/ or a relative path.
@@ -69,7 +69,7 @@ describe('the notebooks as committed', () => {
   });
 });
 
-const jupyter = (findJupyter as () => { ok: true; jupyter: string } | { ok: false; reason: string })();
+const jupyter = (findJupyter as () => { ok: true; jupyter: string; python: string } | { ok: false; reason: string })();
 const workDir = join(ROOT, 'test', '.tmp', 'notebooks');
 
 describe('the notebooks executed with Jupyter (tslab kernel, embedded emulator)', () => {
@@ -81,7 +81,7 @@ describe('the notebooks executed with Jupyter (tslab kernel, embedded emulator)'
     if (!jupyter.ok) return;
     rmSync(workDir, { recursive: true, force: true });
     if (!existsSync(join(ROOT, 'dist', 'index.js'))) throw new Error('The notebooks import the built package: run npm run build first (npm test does).');
-    env = (registerKernel as (dir: string) => NodeJS.ProcessEnv)(join(workDir, 'jupyter'));
+    env = (registerKernel as (dir: string, python: string) => NodeJS.ProcessEnv)(join(workDir, 'jupyter'), jupyter.python);
   });
 
   afterAll(async () => {
