@@ -18,6 +18,13 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const NOTEBOOK_DIR = join(ROOT, 'notebooks');
 
+/**
+ * HTML copies show each chart's PNG: nbconvert 6.5 (Debian's) sanitises SVG outputs with bleach,
+ * which strips every element inside the <svg> (the chart's marks), leaving only its text; the
+ * PNG of the same bundle is shown whole. (nbconvert 7 embeds SVG as an <img> and is not affected.)
+ */
+export const HTML_PRIORITY = ['text/html', 'image/png', 'image/jpeg', 'text/markdown', 'text/plain'].map((t) => `--NbConvertBase.display_data_priority=${t}`);
+
 /** The notebooks, by path, in order. */
 export function listNotebooks() {
   return readdirSync(NOTEBOOK_DIR)
@@ -76,7 +83,7 @@ export function registerKernel(dir, python = 'python3') {
  */
 export function executeNotebook(jupyter, env, notebook, outDir, to = 'notebook', timeoutS = 300) {
   mkdirSync(outDir, { recursive: true });
-  const args = ['nbconvert', `--to=${to}`, '--execute', '--ExecutePreprocessor.kernel_name=tslab', `--ExecutePreprocessor.timeout=${timeoutS}`, `--output-dir=${outDir}`, notebook];
+  const args = ['nbconvert', `--to=${to}`, ...(to === 'html' ? HTML_PRIORITY : []), '--execute', '--ExecutePreprocessor.kernel_name=tslab', `--ExecutePreprocessor.timeout=${timeoutS}`, `--output-dir=${outDir}`, notebook];
   const result = spawnSync(jupyter, args, { env, cwd: NOTEBOOK_DIR, encoding: 'utf8', timeout: (timeoutS + 60) * 1000 });
   const name = basename(notebook, '.ipynb');
   return {
@@ -89,7 +96,7 @@ export function executeNotebook(jupyter, env, notebook, outDir, to = 'notebook',
 /** Converts an executed notebook to HTML without running it again. */
 export function notebookToHtml(jupyter, env, notebook, outDir) {
   mkdirSync(outDir, { recursive: true });
-  const result = spawnSync(jupyter, ['nbconvert', '--to=html', `--output-dir=${outDir}`, notebook], { env, encoding: 'utf8' });
+  const result = spawnSync(jupyter, ['nbconvert', '--to=html', ...HTML_PRIORITY, `--output-dir=${outDir}`, notebook], { env, encoding: 'utf8' });
   return { status: result.status ?? -1, output: `${result.stdout ?? ''}${result.stderr ?? ''}`, file: join(outDir, `${basename(notebook, '.ipynb')}.html`) };
 }
 
