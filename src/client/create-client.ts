@@ -149,7 +149,8 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     bestCountries: createBestCountriesFetcher(transport),
     turboPitch: createToolMethods(transport, version),
     brandscape: createBrandscapeFetcher({ pageFunction, transport, list, metricCatalogue }),
-    archetypes: createArchetypesTool(transport, version),
+    // One function behind the two signatures: `{ missing: 'note' }` is the only one answered with an ArchetypeAnswer.
+    archetypes: createArchetypesTool(transport, version) as BrandscapeClient['archetypes'],
     metricCatalogue,
     autoLogin: async (user, requestOptions) => {
       const key = typeof token === 'function' ? await token() : token;
