@@ -114,6 +114,8 @@ export type {
 } from './report/compare-brands.js';
 export type { StagedFile } from './report/atomic-file.js';
 export { buildReport, queryText } from './report/build-report.js';
+export { toParquet, writeParquet } from './report/parquet.js';
+export type { ParquetOptions } from './report/parquet.js';
 export type { BuildReportOptions } from './report/build-report.js';
 export { crossMarketTable, crossYearTable, metricLabel } from './report/comparison-tables.js';
 export type { CrossMarketTableOptions, CrossYearTableOptions, MarketColumn } from './report/comparison-tables.js';
