@@ -91,3 +91,43 @@ export function takeColumn(column: FrameColumn, rows: ArrayLike<number>): FrameC
   }
 }
 
+
+/**
+ * `takeColumn` for row positions in an `Int32Array` (what `where` and `sortBy` produce): one loop
+ * per element type, each seeing a single array type, so V8 keeps them monomorphic (the shared
+ * `takeColumn` sees plain arrays and typed arrays, and measured several times slower on 1M rows).
+ */
+export function takeColumnAt(column: FrameColumn, rows: Int32Array): FrameColumn {
+  switch (column.kind) {
+    case 'string':
+      return { kind: 'string', codes: gatherInt32(column.codes, rows), dictionary: column.dictionary };
+    case 'int':
+      return { kind: 'int', values: gatherInt32(column.values, rows) };
+    case 'bool':
+      return { kind: 'bool', values: gatherUint8(column.values, rows) };
+    case 'float':
+    case 'date':
+      return { kind: column.kind, values: gatherFloat64(column.values, rows) };
+  }
+}
+
+function gatherInt32(src: Int32Array, rows: Int32Array): Int32Array {
+  const n = rows.length;
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = src[rows[i]!]!;
+  return out;
+}
+
+function gatherUint8(src: Uint8Array, rows: Int32Array): Uint8Array {
+  const n = rows.length;
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = src[rows[i]!]!;
+  return out;
+}
+
+function gatherFloat64(src: Float64Array, rows: Int32Array): Float64Array {
+  const n = rows.length;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = src[rows[i]!]!;
+  return out;
+}

@@ -9,11 +9,11 @@
  */
 import type { DataFrame } from 'danfojs-node';
 import { DataError } from '../errors.js';
-import { BOOL_NULL, INT_NULL, cellOf, columnLength, takeColumn, type Cell, type ColumnKind, type FrameColumn, type FrameRow } from './column.js';
+import { BOOL_NULL, INT_NULL, cellOf, columnLength, takeColumn, takeColumnAt, type Cell, type ColumnKind, type FrameColumn, type FrameRow } from './column.js';
 import { selectionOf, type Where } from './where.js';
 import { sortOrderOf, type SortKey } from './sort-by.js';
 
-export { BOOL_NULL, INT_NULL, cellOf, columnLength, takeColumn } from './column.js';
+export { BOOL_NULL, INT_NULL, cellOf, columnLength, takeColumn, takeColumnAt } from './column.js';
 export type { Cell, ColumnKind, FrameColumn, FrameRow } from './column.js';
 
 /** Metadata every table carries: where it came from and the choices that shaped it. */
@@ -216,7 +216,7 @@ export class FrameTable<R extends object = FrameRow, M extends FrameMeta = Frame
 
   #takeValid(rows: Int32Array): FrameTable<R, M> {
     return new FrameTable<R, M>(
-      [...this.#columns].map(([name, column]) => [name, takeColumn(column, rows)] as const),
+      [...this.#columns].map(([name, column]) => [name, takeColumnAt(column, rows)] as const),
       rows.length,
       this.meta,
     );
