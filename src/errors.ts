@@ -125,7 +125,7 @@ export function fromHttpStatus(
   request: RequestInfo,
   status: number,
   serviceMessage: string | undefined,
-  extra: { retryAfterMs?: number; scope?: string; version?: string } = {},
+  extra: { retryAfterMs?: number; scope?: string; version?: string; location?: string } = {},
 ): HttpError {
   const scope = extra.scope ? ` ('${extra.scope}')` : '';
   switch (status) {
@@ -161,6 +161,14 @@ export function fromHttpStatus(
         hint: 'Lower the concurrency or wait for the rate-limit window to reset.',
       });
     default:
+      if (status >= 300 && status < 400) {
+        // Redirects are not followed: the API never redirects, so one means the base URL is not
+        // the API's (http instead of https, another host, a login page).
+        return new HttpError(request, status, serviceMessage, {
+          code: 'redirect',
+          hint: `The service redirected${extra.location ? ` to ${redactUrl(extra.location)}` : ''}; check BRANDSCAPE_BASE_URL (https, the API's host, no path).`,
+        });
+      }
       if (status >= 500) {
         return new ServerError(request, status, serviceMessage, {
           code: 'server',

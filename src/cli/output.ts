@@ -106,7 +106,8 @@ function fileText(stream: WriteStream, path: string): Text {
     },
     end: async () => {
       if (failure) throw failure;
-      await Promise.race([new Promise<void>((resolve) => stream.end(() => resolve())), failed]);
+      // end()'s callback is also how a failed last write (ENOSPC on a small output) is told.
+      await Promise.race([new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(toOutputError(error, path)) : resolve()))), failed]);
     },
   };
 }

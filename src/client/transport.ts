@@ -20,6 +20,7 @@ import {
   BrandscapeError,
   CancelledError,
   NetworkError,
+  ResponseShapeError,
   TimeoutError,
   fromHttpStatus,
   redact,
@@ -200,6 +201,14 @@ export function createTransport(options: TransportOptions): Transport {
           return { ok: true, body: call.decode(answer.body), status };
         } catch (error) {
           if (!(error instanceof SyntaxError)) throw error;
+          // A web page (a login page, a proxy's notice, the site instead of the API) is not a body
+          // cut short: another attempt would get the same page.
+          const type = answer.headers.get('content-type') ?? '';
+          if (type !== '' && !/json/i.test(type)) {
+            const start = answer.body.subarray(0, 60).toString('utf8').replace(/\s+/g, ' ').trim();
+            const problem = `${type.split(';')[0]} instead of JSON (it starts "${start}")`;
+            return { ok: false, outcome: { kind: 'status', status }, error: new ResponseShapeError(call.request.url, '(root)', problem) };
+          }
           // A body cut short arrives as invalid JSON when the connection closed cleanly: the
           // next attempt usually gets all of it.
           const detail = `the answer (${status}, ${answer.body.length} bytes) was cut short or is not JSON`;
@@ -213,8 +222,10 @@ export function createTransport(options: TransportOptions): Transport {
         serviceMessage = undefined;
       }
       const retryAfterMs = retryAfterOf(answer);
+      const location = answer.headers.get('location');
       const error = fromHttpStatus(call.request, status, serviceMessage, {
         ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        ...(location ? { location } : {}),
         ...(call.scope === undefined ? {} : { scope: call.scope }),
         version: options.version,
       });

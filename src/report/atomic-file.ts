@@ -161,8 +161,10 @@ export async function writeFileAtomically(path: string, write: (tempPath: string
  * @example
  * await checkOutputPath('reports/brands.csv', { extensions: ['.csv', '.json'], option: '--out' });
  */
-export async function checkOutputPath(path: string, options: { extensions?: readonly string[]; option?: string } = {}): Promise<void> {
-  const what = options.option ? `${options.option} ${path}` : path;
+export async function checkOutputPath(path: string, options: { extensions?: readonly string[]; option?: string; shownAs?: string } = {}): Promise<void> {
+  // Messages name the path as the user typed it (`shownAs`), not the resolved one.
+  const shown = options.shownAs ?? path;
+  const what = options.option ? `${options.option} ${shown}` : shown;
   if (path.trim() === '') throw new UsageError(`${options.option ?? 'The output path'} is empty.`, { hint: 'Give a file name.' });
   const target = throughLinks(path);
   const info = await stat(target).catch(() => undefined);
@@ -181,10 +183,10 @@ export async function checkOutputPath(path: string, options: { extensions?: read
   }
   const folder = dirname(target);
   const folderInfo = await stat(folder).catch(() => undefined);
-  if (!folderInfo) throw new UsageError(`The folder of ${what} (${dirname(path) || '.'}) does not exist.`, { hint: 'Create it, or write somewhere else.' });
-  if (!folderInfo.isDirectory()) throw new UsageError(`${what}: ${dirname(path)} is not a folder.`);
+  if (!folderInfo) throw new UsageError(`The folder of ${what} (${dirname(shown) || '.'}) does not exist.`, { hint: 'Create it, or write somewhere else.' });
+  if (!folderInfo.isDirectory()) throw new UsageError(`${what}: ${dirname(shown)} is not a folder.`);
   await access(folder, constants.W_OK).catch(() => {
-    throw new UsageError(`The folder of ${what} (${dirname(path) || '.'}) cannot be written to.`, { hint: 'Check its permissions, or write somewhere else.' });
+    throw new UsageError(`The folder of ${what} (${dirname(shown) || '.'}) cannot be written to.`, { hint: 'Check its permissions, or write somewhere else.' });
   });
   if (info) {
     await access(target, constants.W_OK).catch(() => {

@@ -232,8 +232,8 @@ export async function runCompare(argv: readonly string[], io: CliIo): Promise<nu
     ...(values.waves ? { waves: true } : {}),
   };
   // Files are checked before anything is loaded: a typo in a path should not cost a load.
-  const outs = (values.out ?? []).map((path) => ({ path: resolve(io.cwd, path), kind: fileKind(path) }));
-  for (const out of outs) await checkOutputPath(out.path, { extensions: Object.keys(FILE_KINDS), option: '--out' });
+  const outs = (values.out ?? []).map((path) => ({ path: resolve(io.cwd, path), given: path, kind: fileKind(path) }));
+  for (const out of outs) await checkOutputPath(out.path, { extensions: Object.keys(FILE_KINDS), option: '--out', shownAs: out.given });
   if (new Set(outs.map((o) => o.path)).size < outs.length) throw new UsageError('--out names the same file twice.');
 
   const service = await openService(io, values);

@@ -13,6 +13,7 @@ import {
   type ResourceName,
   type ResourcePath,
 } from '../../client/index.js';
+import { resolve } from 'node:path';
 import { checkOutputPath } from '../../report/atomic-file.js';
 import { fromArgv, toNumber } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
@@ -126,7 +127,9 @@ export async function runFetch(argv: readonly string[], io: CliIo): Promise<numb
   const { resource, path } = resolveResource(positionals[0] ?? '');
   const spec = RESOURCES[resource];
   // Checked before any request: a bad path found after the whole load would waste it.
-  if (values.out !== undefined) await checkOutputPath(values.out, { option: '--out', ...(values.format === undefined ? { extensions: Object.keys(RECORD_EXTENSIONS) } : {}) });
+  // A relative --out is relative to the command's working folder (io.cwd), as every command's is.
+  const outPath = values.out === undefined ? undefined : resolve(io.cwd, values.out);
+  if (outPath !== undefined) await checkOutputPath(outPath, { option: '--out', shownAs: values.out!, ...(values.format === undefined ? { extensions: Object.keys(RECORD_EXTENSIONS) } : {}) });
   const format = toOutputFormat(values.format, values.out);
   const filter = toFilter(resource, values.filter ?? []);
   const include = list(values.include);
@@ -198,7 +201,7 @@ export async function runFetch(argv: readonly string[], io: CliIo): Promise<numb
         : Promise.resolve([]);
     for (let attempt = 1; ; attempt += 1) {
       const sink =
-        format === 'parquet' && values.out ? await createParquetSink(values.out, metricColumns) : createRecordSink(format, values.out ? { file: values.out } : { stdout: io.stdout });
+        format === 'parquet' && outPath ? await createParquetSink(outPath, metricColumns) : createRecordSink(format, outPath ? { file: outPath } : { stdout: io.stdout });
       records = 0;
       pages = 0;
       try {
