@@ -114,7 +114,7 @@ export type {
 } from './report/compare-brands.js';
 export type { StagedFile } from './report/atomic-file.js';
 export { buildReport, queryText } from './report/build-report.js';
-export { toParquet, writeParquet } from './report/parquet.js';
+export { fromParquet, readParquet, toParquet, writeParquet } from './report/parquet.js';
 export type { ParquetOptions } from './report/parquet.js';
 export type { BuildReportOptions } from './report/build-report.js';
 export { crossMarketTable, crossYearTable, metricLabel } from './report/comparison-tables.js';

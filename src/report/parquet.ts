@@ -16,8 +16,12 @@ import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
 import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 import { snappyCompress } from 'hyparquet-writer/src/snappy.js';
-import type { ColumnChunk, Encoding, FileMetaData, ParquetType, RowGroup, SchemaElement } from 'hyparquet';
-import { BOOL_NULL, INT_NULL, type FrameColumn, type FrameMeta, type FrameTable } from '../frames/frame-table.js';
+import { readFile } from 'node:fs/promises';
+import { parquetMetadata, parquetRead } from 'hyparquet';
+import type { ColumnChunk, DecodedArray, Encoding, FileMetaData, ParquetType, RowGroup, SchemaElement } from 'hyparquet';
+import { DataError } from '../errors.js';
+import { BOOL_NULL, FrameTable, INT_NULL, type FrameColumn, type FrameMeta } from '../frames/frame-table.js';
+import { textColumn } from '../frames/string-dictionary.js';
 import { writeFileAtomically } from './atomic-file.js';
 
 /** Rows per row group (and page): large enough for fast scans, small enough to encode a group at a time. */
@@ -300,4 +304,114 @@ export async function writeParquet(table: FrameTable<object, FrameMeta>, path: s
   await writeFileAtomically(path, async (tempPath) => {
     writeTable(table, fileWriter(tempPath), options);
   });
+}
+
+/** The kind a Parquet column becomes, from its schema element; undefined for nested or unsupported columns. */
+function kindOf(element: SchemaElement): FrameColumn['kind'] | undefined {
+  if (element.num_children) return undefined;
+  // hyparquet decodes decimals to numbers.
+  if (element.converted_type === 'DECIMAL' || element.logical_type?.type === 'DECIMAL') return 'float';
+  const logical = element.logical_type?.type;
+  if (logical === 'TIMESTAMP' || logical === 'DATE' || element.converted_type === 'TIMESTAMP_MILLIS' || element.converted_type === 'TIMESTAMP_MICROS' || element.converted_type === 'DATE') return 'date';
+  switch (element.type) {
+    case 'BOOLEAN':
+      return 'bool';
+    case 'INT32':
+      return logical === 'INTEGER' && element.logical_type && 'bitWidth' in element.logical_type && !element.logical_type.isSigned ? 'float' : 'int';
+    case 'INT64':
+    case 'FLOAT':
+    case 'DOUBLE':
+      return 'float';
+    case 'BYTE_ARRAY':
+      return element.converted_type === 'UTF8' || logical === 'STRING' || logical === 'ENUM' || logical === 'JSON' ? 'string' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function columnFrom(kind: FrameColumn['kind'], data: unknown[] | DecodedArray, n: number): FrameColumn {
+  const at = (i: number): unknown => (data as ArrayLike<unknown>)[i];
+  switch (kind) {
+    case 'int': {
+      const values = new Int32Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = at(i);
+        values[i] = v === null || v === undefined ? INT_NULL : Number(v);
+      }
+      return { kind, values };
+    }
+    case 'float':
+    case 'date': {
+      const values = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = at(i);
+        values[i] = v === null || v === undefined ? Number.NaN : v instanceof Date ? v.getTime() : Number(v);
+      }
+      return { kind, values };
+    }
+    case 'bool': {
+      const values = new Uint8Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = at(i);
+        values[i] = v === null || v === undefined ? BOOL_NULL : v ? 1 : 0;
+      }
+      return { kind, values };
+    }
+    case 'string':
+      return textColumn(n, (i) => {
+        const v = at(i);
+        return v === null || v === undefined ? null : String(v);
+      });
+  }
+}
+
+/**
+ * A Parquet file's bytes as a table (read with hyparquet, the writer's companion library): INT32 as
+ * `int`, INT64, FLOAT, DOUBLE and decimals as `float`, BOOLEAN as `bool`, UTF-8 text as `string`,
+ * timestamps and dates as `date`; nulls as missing values. Nested or binary columns are a
+ * `DataError` naming them (select the others with `columns`).
+ *
+ * @example
+ * const table = await fromParquet(toParquet(table0)); // the same columns, kinds and values
+ */
+export async function fromParquet(bytes: Uint8Array, options: { columns?: readonly string[] } = {}): Promise<FrameTable> {
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const metadata = parquetMetadata(buffer);
+  const leaves = metadata.schema.slice(1);
+  const names = options.columns ? [...options.columns] : leaves.filter((e) => !e.num_children).map((e) => e.name);
+  const unknown = names.filter((name) => !leaves.some((e) => e.name === name));
+  if (unknown.length > 0) throw new DataError('The Parquet file has no such column.', unknown, leaves.map((e) => e.name));
+  const kinds = names.map((name) => kindOf(leaves.find((e) => e.name === name)!));
+  const unsupported = names.filter((_, i) => kinds[i] === undefined);
+  if (unsupported.length > 0) throw new DataError('These Parquet columns are nested or binary: a table holds numbers, text, booleans and dates.', unsupported, names.filter((_, i) => kinds[i] !== undefined));
+  const n = Number(metadata.num_rows);
+  const data = new Map<string, unknown[]>(names.map((name) => [name, new Array<unknown>(n)]));
+  await parquetRead({
+    file: buffer,
+    metadata,
+    columns: names,
+    onChunk: ({ columnName, columnData, rowStart, rowEnd }) => {
+      const out = data.get(columnName);
+      if (!out) return;
+      for (let i = rowStart; i < Math.min(rowEnd, n); i++) out[i] = columnData[i - rowStart];
+    },
+  });
+  const meta = metadata.key_value_metadata?.find((kv) => kv.key === 'brandscape.meta')?.value;
+  let parsed: FrameMeta = { source: 'parquet', notes: [] };
+  try {
+    if (meta) parsed = JSON.parse(meta) as FrameMeta;
+  } catch {
+    // Not ours, or damaged: the table is still the file's.
+  }
+  return new FrameTable(names.map((name, i) => [name, columnFrom(kinds[i]!, data.get(name)!, n)] as const), n, parsed);
+}
+
+/**
+ * A Parquet file as a table (`fromParquet` of its bytes).
+ *
+ * @example
+ * const table = await readParquet('brandscape.parquet');
+ */
+export async function readParquet(path: string, options: { columns?: readonly string[] } = {}): Promise<FrameTable> {
+  return fromParquet(await readFile(path), options);
 }

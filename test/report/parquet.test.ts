@@ -13,7 +13,7 @@ import { run } from '../../src/cli/main.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { FrameTable, type FrameMeta } from '../../src/frames/frame-table.js';
 import { toTable } from '../../src/frames/to-table.js';
-import { toParquet, writeParquet } from '../../src/report/parquet.js';
+import { fromParquet, readParquet, toParquet, writeParquet } from '../../src/report/parquet.js';
 import { startEmulator } from '../helpers/client-harness.js';
 
 let dir: string;
@@ -134,6 +134,32 @@ describe('toParquet / writeParquet read back by DuckDB', () => {
       { i: -2147483647, f: -0.1 },
       { i: 0, f: 5e-324 },
     ]);
+  });
+});
+
+describe('fromParquet / readParquet', () => {
+  const table = toTable(records, { metricColumns: ['empty_metric'] });
+  const contents = (t: FrameTable<object, FrameMeta>) => t.columnNames.map((name) => [name, t.kindOf(name), t.values(name)]);
+
+  it('reads back what toParquet wrote: columns, kinds, values, nulls and metadata', async () => {
+    const back = await fromParquet(toParquet(table, { rowGroupSize: 256 }));
+    expect(contents(back)).toEqual(contents(table));
+    expect(back.meta).toEqual(table.meta);
+  });
+
+  it('reads a file DuckDB wrote, and only the columns asked for', async () => {
+    const path = join(dir, 'duck.parquet');
+    await duck.run(
+      `COPY (SELECT i::INTEGER AS id, CASE WHEN i % 3 = 0 THEN NULL ELSE (i * 0.5)::DOUBLE END AS score, (i * 0.25)::DECIMAL(6, 2) AS share, 'm' || (i % 4) AS market, i % 2 = 0 AS even, TIMESTAMP '2024-01-01' + INTERVAL (i) DAY AS day FROM range(10) t(i)) TO ${quoted(path)} (FORMAT parquet)`,
+    );
+    const back = await readParquet(path);
+    expect(back.columnNames.map((c) => back.kindOf(c))).toEqual(['int', 'float', 'float', 'string', 'bool', 'date']);
+    expect(back.values('share').slice(0, 3)).toEqual([0, 0.25, 0.5]);
+    expect(back.values('score')).toEqual([null, 0.5, 1, null, 2, 2.5, null, 3.5, 4, null]);
+    expect(back.values('market').slice(0, 5)).toEqual(['m0', 'm1', 'm2', 'm3', 'm0']);
+    expect((back.get('day', 2) as Date).toISOString()).toBe('2024-01-03T00:00:00.000Z');
+    expect((await readParquet(path, { columns: ['market', 'id'] })).columnNames).toEqual(['market', 'id']);
+    await expect(readParquet(path, { columns: ['nope'] })).rejects.toThrow(/Missing: nope/);
   });
 });
 
