@@ -1,6 +1,7 @@
 // The toolkit side of the frames benchmark (run in its own process by frames.bench.mjs): the same
 // records as frames-pandas.py, the same work, through the built package. Prints one JSON line.
 import { groupBy, pivot, toParquet, toTable } from '../../dist/index.js';
+import { sortOrderOf } from '../../dist/frames/sort-by.js';
 import { METRICS, records } from './frames-data.mjs';
 
 const N = Number(process.env.FRAMES_N ?? 1_000_000);
@@ -67,6 +68,8 @@ const [whereIdealMs] = timed(() => {
   return gatherAll(rows);
 }, RUNS);
 const [sortMs, sorted] = timed(() => table.sortBy('m1_rank'), RUNS);
+const [sortOrderMs] = timed(() => sortOrderOf(table, 'm1_rank'), RUNS);
+const [sort2OrderMs] = timed(() => sortOrderOf(table, ['country_id', { column: 'm2_rank', descending: true }]), RUNS);
 const [sortIdealMs] = timed(() => {
   const v = table.column('m1_rank').values;
   const rows = Array.from({ length: table.length }, (_, i) => i);
@@ -109,6 +112,8 @@ process.stdout.write(
     sort_ms: sortMs,
     sort_ideal_ms: sortIdealMs,
     sort2_ms: sort2Ms,
+    sort_order_ms: sortOrderMs,
+    sort2_order_ms: sort2OrderMs,
     sort_ok: sortedOk,
     sort_first_ids: Array.from(sorted.numbers('id').subarray(0, 5)),
     filter_tenth_ms: filterTenthMs,

@@ -4,6 +4,7 @@
 // time; peak memory <= 1.5x pandas'; toDanfo() of a 100,000-row result < 3 s.
 // Each side runs in its own process so that its peak resident memory is its own.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { report } from './lib.mjs';
 
@@ -82,9 +83,19 @@ const sortSame = node.sort_ok && JSON.stringify(node.sort_first_ids) === JSON.st
 const vs = (name, mine, base, target, what) => report({ name, value: mine / base, target, detail: `${mine.toFixed(0)} ms vs ${base.toFixed(0)} ms (${what})` });
 vs(`where (m0_rank >= 40 and not is_duplicate: ${node.where_rows.toLocaleString('en')} of ${rows} rows, all 40 columns), vs pandas boolean indexing`, node.where_ms, pandas.where_ms, 1.5, `results ${whereSame ? 'equal' : 'DIFFER'}; median of ${env.FRAMES_RUNS ?? 5}`);
 vs('where, vs the hand-written typed mask + gather (same process)', node.where_ms, node.where_ideal_ms, 1.5, 'the ideal a where() call cannot beat by much');
-vs('sortBy one float column (nulls last, stable), all columns, vs pandas sort_values(kind=stable)', node.sort_ms, pandas.sort_ms, 1.5, `first rows ${sortSame ? 'equal' : 'DIFFER'}; median of ${env.FRAMES_RUNS ?? 5}`);
+// Most of a sort's time is writing the 40 new columns: fresh memory, first touched page by page.
+// numpy asks the kernel for huge pages (madvise) on large arrays and V8 cannot, so where
+// transparent huge pages are madvise-only the same gather costs Node several times more faults.
+const thp = (() => {
+  try {
+    return readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8').match(/\[(\w+)\]/)?.[1] ?? '?';
+  } catch {
+    return '?';
+  }
+})();
+vs('sortBy one float column (nulls last, stable), all columns, vs pandas sort_values(kind=stable)', node.sort_ms, pandas.sort_ms, 1.5, `first rows ${sortSame ? 'equal' : 'DIFFER'}; the order alone ${node.sort_order_ms.toFixed(0)} ms, the rest writing 40 new columns (transparent huge pages: ${thp}); median of ${env.FRAMES_RUNS ?? 5}`);
 vs('sortBy, vs the hand-written index sort + gather (same process)', node.sort_ms, node.sort_ideal_ms, 1, 'Array.prototype.sort with a comparator on the typed array');
-vs('sortBy two columns (int asc, float desc), vs pandas', node.sort2_ms, pandas.sort2_ms, 1.5, 'country_id, m2_rank descending');
+vs('sortBy two columns (int asc, float desc), vs pandas', node.sort2_ms, pandas.sort2_ms, 1.5, `country_id, m2_rank descending; the order alone ${node.sort2_order_ms.toFixed(0)} ms`);
 report({
   name: 'filter(row => ...) on a tenth of the table (the documented slow path), vs where on the whole table',
   value: node.filter_tenth_ms / node.where_ms,
