@@ -28,8 +28,8 @@ export { crossMarketHeatmap } from './charts/cross-market-heatmap.js';
 export type { CrossMarketHeatmapOptions } from './charts/cross-market-heatmap.js';
 export { crossYearLines } from './charts/cross-year-lines.js';
 export type { CrossYearLinesOptions } from './charts/cross-year-lines.js';
-export { display, toMimeBundle, vegaLiteMimeType } from './charts/display.js';
-export type { DisplayOptions, MimeBundle } from './charts/display.js';
+export { NOTEBOOK_VEGA_LITE_SCHEMA, display, toMimeBundle, toVegaLiteV5, vegaLiteMimeType } from './charts/display.js';
+export type { DisplayOptions, DisplayWriter, MimeBundle } from './charts/display.js';
 export { FontMissingError } from './charts/font-missing-error.js';
 export { metricTitle } from './charts/metric-title.js';
 export type { PillarRow, PillarSelection } from './charts/pillar-values.js';
@@ -92,6 +92,15 @@ export type {
   TidyRow,
   TrendDirection,
 } from './frames/types.js';
+
+// Notebooks: one call for a client (the live service or an embedded emulator), load progress in a cell
+export { connect } from './notebook/connect.js';
+export type { ConnectOptions, Connection } from './notebook/connect.js';
+export { progressLine, showProgress } from './notebook/show-progress.js';
+export type { ShowProgressOptions } from './notebook/show-progress.js';
+// The danfojs DataFrame that `toDanfo()` and `toFrame()` return, nameable from the package
+// (`const df = await table.toDanfo()` in a project that does not depend on danfojs-node itself).
+export type { DataFrame } from 'danfojs-node';
 
 // Brands by name
 export { AmbiguousBrandError, UnknownBrandError, foldName, resolveBrands } from './frames/resolve-brands.js';

@@ -6,6 +6,7 @@
  *   loader <- client            (the loader knows pages, not URLs: nothing of client/)
  *   schemas, catalogue <- emulator   (never the client)
  *   frames <- charts <- report
+ *   client, charts, emulator <- notebook <- index.ts   (connect() starts an emulator lazily)
  *
  * No file imports itself through others; the CLI imports only the public entry points (the files
  * package.json exports).
@@ -44,7 +45,9 @@ const RULES: LayerRules = {
     charts: ['errors.ts', 'schemas', 'frames'],
     report: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts'],
     emulator: ['errors.ts', 'link-signals.ts', 'schemas', 'catalogue'],
-    'index.ts': ['errors.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts', 'report'],
+    // connect() starts the embedded emulator (loaded with import(), only when no service is set).
+    notebook: ['errors.ts', 'loader', 'client', 'charts', 'emulator'],
+    'index.ts': ['errors.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts', 'report', 'notebook'],
     cli: ['index.ts', 'emulator', 'version.ts'],
   },
   onlyFiles: { cli: ENTRY_POINTS },

@@ -1,8 +1,13 @@
 /**
- * Shows a chart in a tslab (TypeScript) Jupyter notebook as ONE output carrying three
- * representations: the Vega-Lite spec (interactive where the front end renders Vega-Lite, e.g.
- * JupyterLab), an SVG or PNG image (shown by nbconvert's HTML export, GitHub and VS Code, which
- * drop outputs that only carry a Vega-Lite MIME type) and a text fallback.
+ * Shows a chart in a tslab (TypeScript) Jupyter notebook as ONE output carrying four
+ * representations: the Vega-Lite spec as `application/vnd.vegalite.v5+json` (interactive in
+ * JupyterLab 4 and VS Code, whose renderers stop at v5: no front end renders a v6 MIME type), an
+ * SVG and a PNG image (shown by nbconvert's HTML export, GitHub and viewers without a Vega
+ * renderer, which drop outputs that only carry a Vega-Lite MIME type) and a text fallback. No
+ * `text/html`: it outranks the Vega renderer in JupyterLab and in nbconvert.
+ *
+ * The builders write Vega-Lite 6 specs; the bundle carries the same spec under the v5 `$schema`
+ * (a test compiles every builder's spec with vega-lite 5 without a warning).
  *
  * tslab's public `display.raw()` emits one MIME type per call, so the bundle goes through the
  * kernel's own `lastWriteDisplayData` (undocumented, in `tslab/dist/jupyter`), which takes a
@@ -31,16 +36,27 @@ export interface MimeBundle {
  * Options of `display` and `toMimeBundle`.
  *
  * @example
- * await display(spec, { image: 'png', scale: 2 });
+ * await display(spec, { scale: 1 }); // a PNG at the chart's own size (default 2: sharp on high-density screens)
  */
 export interface DisplayOptions extends PngOptions {
-  /** The image in the bundle: SVG (default: sharp at any zoom, small) or PNG (for viewers that do not render SVG). */
-  image?: 'svg' | 'png';
   /**
    * Where the bundle goes. Default: the tslab kernel running the notebook. Tests and other
    * kernels pass their own.
    */
   write?: (bundle: MimeBundle) => void;
+}
+
+/** The `$schema` of the spec a notebook output carries: Vega-Lite 5, the newest front ends render. */
+export const NOTEBOOK_VEGA_LITE_SCHEMA = 'https://vega.github.io/schema/vega-lite/v5.json';
+
+/**
+ * The spec as a notebook output carries it: the same spec under the Vega-Lite 5 `$schema`.
+ *
+ * @example
+ * toVegaLiteV5(powerGrid(rows)).$schema // 'https://vega.github.io/schema/vega-lite/v5.json'
+ */
+export function toVegaLiteV5(spec: ChartSpec): ChartSpec {
+  return { ...spec, $schema: NOTEBOOK_VEGA_LITE_SCHEMA };
 }
 
 /**
@@ -49,6 +65,7 @@ export interface DisplayOptions extends PngOptions {
  *
  * @example
  * vegaLiteMimeType(crossMarketHeatmap(rows)) // 'application/vnd.vegalite.v6+json'
+ * vegaLiteMimeType(toVegaLiteV5(crossMarketHeatmap(rows))) // 'application/vnd.vegalite.v5+json', what display() emits
  */
 export function vegaLiteMimeType(spec: ChartSpec): string {
   const schema = typeof spec.$schema === 'string' ? spec.$schema : VEGA_LITE_SCHEMA;
@@ -57,30 +74,31 @@ export function vegaLiteMimeType(spec: ChartSpec): string {
 }
 
 /**
- * The MIME bundle `display()` emits: Vega-Lite spec, image and text, with the image's size in the
- * metadata (a PNG at scale 2 is shown at the chart's size, sharp on high-density screens).
+ * The MIME bundle `display()` emits: the Vega-Lite 5 spec, an SVG, a PNG (at `scale`, default 2,
+ * shown at the chart's size: sharp on high-density screens) and text, nothing else.
  *
  * @example
- * const bundle = await toMimeBundle(spec, { image: 'png', scale: 2 });
- * Object.keys(bundle.data) // ['application/vnd.vegalite.v6+json', 'image/png', 'text/plain']
+ * const bundle = await toMimeBundle(spec);
+ * Object.keys(bundle.data) // ['application/vnd.vegalite.v5+json', 'image/svg+xml', 'image/png', 'text/plain']
  */
 export async function toMimeBundle(spec: ChartSpec, options: DisplayOptions = {}): Promise<MimeBundle> {
   const svg = await renderSvg(spec, options);
   const { width, height } = svgSize(svg);
-  const data: Record<string, unknown> = { [vegaLiteMimeType(spec)]: spec };
-  const metadata: Record<string, unknown> = {};
-  if (options.image === 'png') {
-    data['image/png'] = (await renderPng(spec, options)).toString('base64');
-    metadata['image/png'] = { width, height };
-  } else {
-    data['image/svg+xml'] = svg;
-  }
-  data['text/plain'] = describe(spec, width, height);
-  return { data, metadata };
+  const v5 = toVegaLiteV5(spec);
+  const png = await renderPng(spec, { ...options, scale: options.scale ?? 2 });
+  return {
+    data: {
+      [vegaLiteMimeType(v5)]: v5,
+      'image/svg+xml': svg,
+      'image/png': png.toString('base64'),
+      'text/plain': describe(spec, width, height),
+    },
+    metadata: { 'image/png': { width, height } },
+  };
 }
 
 /**
- * Shows a chart in a tslab notebook cell (one output: Vega-Lite spec + image + text). Await it:
+ * Shows a chart in a tslab notebook cell (one output: Vega-Lite 5 spec, SVG, PNG and text). Await it:
  * rendering the image is asynchronous, and the output must be written while the cell runs.
  *
  * @throws UsageError outside a tslab kernel (unless `write` is given).
@@ -97,11 +115,17 @@ export async function display(spec: ChartSpec, options: DisplayOptions = {}): Pr
 type WriteDisplayData = (message: { data: Record<string, unknown>; metadata: Record<string, unknown>; transient: Record<string, unknown> }, update: boolean) => void;
 
 /**
- * The running tslab kernel's display writer. Looked up from this package's dependencies first,
- * then next to the kernel's own entry script (a notebook may run a tslab installed elsewhere); the
- * writer is only set while the kernel executes a cell.
+ * Writes a display_data message to the notebook cell that is running, or, with `update`, replaces
+ * the output carrying the same `transient.display_id` (a progress line).
  */
-function tslabWriter(): (bundle: MimeBundle) => void {
+export type DisplayWriter = (bundle: MimeBundle & { transient?: Record<string, unknown> }, update?: boolean) => void;
+
+/**
+ * The running tslab kernel's display writer, or undefined outside a tslab kernel. Looked up from
+ * this package's dependencies first, then next to the kernel's own entry script (a notebook may
+ * run a tslab installed elsewhere); the writer is only set while the kernel executes a cell.
+ */
+export function findTslabWriter(): DisplayWriter | undefined {
   const candidates: (() => unknown)[] = [() => createRequire(import.meta.url)('tslab/dist/jupyter')];
   const entry = process.argv[1];
   if (entry !== undefined) {
@@ -118,9 +142,15 @@ function tslabWriter(): (bundle: MimeBundle) => void {
     if (typeof writer === 'function') {
       // Narrowed to a function above; its signature is tslab's (dist/jupyter.d.ts).
       const fn = writer as WriteDisplayData;
-      return (bundle) => fn({ data: bundle.data, metadata: bundle.metadata, transient: {} }, false);
+      return (bundle, update = false) => fn({ data: bundle.data, metadata: bundle.metadata, transient: bundle.transient ?? {} }, update);
     }
   }
+  return undefined;
+}
+
+function tslabWriter(): (bundle: MimeBundle) => void {
+  const writer = findTslabWriter();
+  if (writer !== undefined) return (bundle) => writer(bundle);
   throw new UsageError('display() shows charts in a tslab notebook, and no tslab kernel is running this code.', {
     hint: 'Outside a notebook, use renderSvg() or renderPng() and write the result to a file, or pass a write function.',
   });

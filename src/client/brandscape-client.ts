@@ -85,6 +85,25 @@ export type ArchetypeParams = {
   | { comparison: 'competitive'; categories: number | readonly number[]; collections?: never }
 );
 
+/** Options of `archetypes()`. */
+export interface ArchetypeOptions extends RequestOptions {
+  /**
+   * What happens when a brand asked for has no archetype data in a study (not studied there, or
+   * not in the competitive set): `'error'` (default) throws a `DataError` naming them; `'note'`
+   * returns the entries there are with the missing brands and a note naming them.
+   */
+  missing?: 'error' | 'note';
+}
+
+/** What `archetypes(params, { missing: 'note' })` returns. */
+export interface ArchetypeAnswer {
+  readonly entries: ArchetypeEntry[];
+  /** The brands asked for that have no entry, per study. */
+  readonly missing: readonly { readonly brand_id: number; readonly study_id: number }[];
+  /** One sentence naming them, or none. */
+  readonly notes: readonly string[];
+}
+
 export interface MetricCatalogueRecords {
   metrics: BrandMetric[];
   groups: MetricGroupWithMetrics[];
@@ -115,8 +134,12 @@ export interface BrandscapeClient {
   };
   readonly years: ResourceFetcher<'years'>;
   readonly brandscape: BrandscapeFetcher;
-  /** The archetypes tool (not paginated). */
-  archetypes(params: ArchetypeParams, options?: RequestOptions): Promise<ArchetypeEntry[]>;
+  /**
+   * The archetypes tool (not paginated). A brand asked for without data is a `DataError` naming
+   * it, or, with `{ missing: 'note' }`, listed in the answer with a note.
+   */
+  archetypes(params: ArchetypeParams, options?: ArchetypeOptions & { missing?: 'error' }): Promise<ArchetypeEntry[]>;
+  archetypes(params: ArchetypeParams, options: ArchetypeOptions & { missing: 'note' }): Promise<ArchetypeAnswer>;
   /** The metric catalogue (fetched once per client): metrics, groups and brandscape columns. */
   metricCatalogue(options?: RequestOptions): Promise<MetricCatalogueRecords>;
   /** `GET /health`: up, down, or up with a permission problem (§9). */

@@ -134,7 +134,8 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     studies,
     years: fetcher('years', 'years'),
     brandscape: createBrandscapeFetcher({ pageFunction, transport, list, metricCatalogue }),
-    archetypes: createArchetypesTool(transport, version),
+    // One function behind the two signatures: `{ missing: 'note' }` is the only one answered with an ArchetypeAnswer.
+    archetypes: createArchetypesTool(transport, version) as BrandscapeClient['archetypes'],
     metricCatalogue,
     health: () =>
       checkHealth({

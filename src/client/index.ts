@@ -17,6 +17,8 @@ export { MAX_CONCURRENCY, TIMEOUT_RANGE_MS } from './client-options.js';
 export { loadDotEnv } from './dot-env.js';
 export type {
   ArchetypeParams,
+  ArchetypeAnswer,
+  ArchetypeOptions,
   BrandscapeClient,
   BrandscapeFetcher,
   FetchAllOptions,

@@ -239,11 +239,15 @@ export async function loadReportData(client: Client, template: ResolvedTemplate,
     const ids = (sectionBrandRefs(s, data) ?? []).map((r) => idOf.get(r)!);
     const base = { studies: [study.id], audiences: [data.audience ?? 1], ...(ids.length > 0 ? { brands: ids } : {}) };
     const competitiveParams = 'collection' in set ? { ...base, comparison: 'competitive' as const, collections: [set.collection] } : { ...base, comparison: 'competitive' as const, categories: [set.category] };
-    const [cultural, competitive, setRecord] = await Promise.all([
-      client.archetypes({ ...base, comparison: 'cultural' }, signalOption),
-      client.archetypes(competitiveParams, signalOption),
+    // Brands without archetype data in the study (or outside the competitive set) do not stop the
+    // report: its archetypes section names them in its notes.
+    const [culturalAnswer, competitiveAnswer, setRecord] = await Promise.all([
+      client.archetypes({ ...base, comparison: 'cultural' }, { ...signalOption, missing: 'note' }),
+      client.archetypes(competitiveParams, { ...signalOption, missing: 'note' }),
       'collection' in set ? client.collections.get(set.collection, {}, signalOption) : client.categories.get(set.category, {}, signalOption),
     ]);
+    const cultural = culturalAnswer.entries;
+    const competitive = competitiveAnswer.entries;
     queries.push({ resource: 'tools/archetypes', params: { ...base, comparison: 'cultural' }, records: cultural.length });
     queries.push({ resource: 'tools/archetypes', params: competitiveParams, records: competitive.length });
     archetypes.push({

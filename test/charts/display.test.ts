@@ -1,7 +1,7 @@
 /**
- * display(): one notebook output with the Vega-Lite spec, an image and a text fallback. The tslab
- * kernel itself is exercised by executing a notebook (see the report of issue 5); here the
- * bundle goes to an injected writer.
+ * display(): one notebook output with the Vega-Lite 5 spec, SVG and PNG images and a text
+ * fallback. The tslab kernel itself is exercised by executing the notebooks
+ * (test/notebooks/notebooks.test.ts); here the bundle goes to an injected writer.
  */
 import { describe, expect, it } from 'vitest';
 import { version } from 'vega-lite';
@@ -20,23 +20,24 @@ describe('display', () => {
     expect(vegaLiteMimeType(spec)).toBe(`application/vnd.vegalite.v${major}+json`);
   });
 
-  it('writes one bundle: the spec, an SVG and text', async () => {
+  it('writes one bundle: the Vega-Lite 5 spec, an SVG, a PNG and text, and no HTML', async () => {
     const written: MimeBundle[] = [];
     await display(spec, { write: (b) => written.push(b) });
     expect(written).toHaveLength(1);
     const data = written[0]?.data ?? {};
-    expect(Object.keys(data)).toEqual([vegaLiteMimeType(spec), 'image/svg+xml', 'text/plain']);
-    expect(data[vegaLiteMimeType(spec)]).toBe(spec);
+    expect(Object.keys(data)).toEqual(['application/vnd.vegalite.v5+json', 'image/svg+xml', 'image/png', 'text/plain']);
+    expect(data['application/vnd.vegalite.v5+json']).toEqual({ ...spec, $schema: 'https://vega.github.io/schema/vega-lite/v5.json' });
     expect(String(data['image/svg+xml'])).toMatch(/^<svg/);
     expect(data['text/plain']).toMatch(/^Lay's: Differentiation across markets\./);
   });
 
-  it('can carry a PNG instead, shown at the chart size', async () => {
-    const bundle = await toMimeBundle(spec, { image: 'png', scale: 2 });
+  it('shows the PNG at the chart size, drawn at twice the density by default', async () => {
+    const bundle = await toMimeBundle(spec);
     const png = Buffer.from(String(bundle.data['image/png']), 'base64');
     const meta = bundle.metadata['image/png'] as { width: number; height: number };
     expect(pngSize(png)).toEqual({ width: meta.width * 2, height: meta.height * 2 });
-    expect(bundle.data['image/svg+xml']).toBeUndefined();
+    const once = await toMimeBundle(spec, { scale: 1 });
+    expect(pngSize(Buffer.from(String(once.data['image/png']), 'base64'))).toEqual({ width: meta.width, height: meta.height });
   });
 
   it('says what to do outside a notebook', async () => {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrandscapeClient } from '../../src/client/brandscape-client.js';
 import type { Emulator } from '../../src/emulator/index.js';
-import { UsageError } from '../../src/errors.js';
+import { DataError, UsageError } from '../../src/errors.js';
 import { paramsOf, recordingClient, requestsTo, startEmulator } from '../helpers/client-harness.js';
 
 let emulator: Emulator;
@@ -254,6 +254,36 @@ describe('archetypes tool', () => {
     expect(last('tools/archetypes').get('collections')).toBe(String(collection));
     expect(byCollection.length).toBeGreaterThanOrEqual(0);
     await expect(client.archetypes({ studies: study, comparison: 'competitive' } as never)).rejects.toBeInstanceOf(UsageError);
+  });
+});
+
+describe('archetypes of brands without data', () => {
+  const setup = () => {
+    const study = emulator.dataset.studies.find((s) => s.released)?.record.id ?? 0;
+    const studied = new Set(emulator.dataset.brandscape.rowsOf(study).brandIds);
+    const present = [...studied][0] ?? 0;
+    const absent = emulator.dataset.brands.map((b) => b.record.id).find((id) => !studied.has(id)) ?? 0;
+    return { study, present, absent };
+  };
+
+  it('is a DataError naming the brands, never a shorter answer', async () => {
+    const { study, present, absent } = setup();
+    expect(await client.archetypes({ studies: study, brands: [present], comparison: 'cultural' })).toHaveLength(1);
+    const error = await client.archetypes({ studies: study, brands: [present, absent], comparison: 'cultural' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataError);
+    expect((error as DataError).missing).toEqual([`brand ${absent}`]);
+    expect((error as DataError).message).toContain(`No cultural archetypes for brand ${absent} in study ${study} (against every brand of the study): not studied there`);
+    expect((error as DataError).hint).toMatch(/missing: 'note'/);
+  });
+
+  it("with { missing: 'note' }: the entries there are, the missing brands and a note naming them", async () => {
+    const { study, present, absent } = setup();
+    const answer = await client.archetypes({ studies: study, brands: [present, absent], comparison: 'cultural' }, { missing: 'note' });
+    expect(answer.entries.map((e) => e.brand_id)).toEqual([present]);
+    expect(answer.missing).toEqual([{ brand_id: absent, study_id: study }]);
+    expect(answer.notes).toEqual([`No cultural archetypes for brand ${absent} in study ${study} (against every brand of the study).`]);
+    const complete = await client.archetypes({ studies: study, brands: [present], comparison: 'cultural' }, { missing: 'note' });
+    expect(complete.notes).toEqual([]);
   });
 });
 
