@@ -73,7 +73,11 @@ export type { SectorSummaryMeta, SectorSummaryOptions } from './frames/sector-su
 export { toFrame } from './frames/to-frame.js';
 export { toolRecords } from './frames/tool-records.js';
 export type { ToolRecord } from './frames/tool-records.js';
-export { toTable } from './frames/to-table.js';
+export { TableBuilder, toTable } from './frames/to-table.js';
+export { brandscapeTable, loadTable } from './frames/load-table.js';
+export type { LoadTableOptions, LoadsInto } from './frames/load-table.js';
+export type { Condition, Scalar, Where } from './frames/where.js';
+export type { SortKey } from './frames/sort-by.js';
 export type { ToTableOptions } from './frames/to-table.js';
 export { toTidy } from './frames/to-tidy.js';
 export type { TidyMeta, TidyOptions } from './frames/to-tidy.js';
@@ -123,6 +127,8 @@ export type {
 } from './report/compare-brands.js';
 export type { StagedFile } from './report/atomic-file.js';
 export { buildReport, queryText } from './report/build-report.js';
+export { fromParquet, readParquet, toParquet, writeParquet } from './report/parquet.js';
+export type { ParquetOptions } from './report/parquet.js';
 export type { BuildReportOptions } from './report/build-report.js';
 export { crossMarketTable, crossYearTable, metricLabel } from './report/comparison-tables.js';
 export type { CrossMarketTableOptions, CrossYearTableOptions, MarketColumn } from './report/comparison-tables.js';

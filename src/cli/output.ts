@@ -9,17 +9,41 @@ import { extname, isAbsolute, relative } from 'node:path';
 import { UsageError } from '../client/index.js';
 import { stageFile, toOutputError, type StagedFile } from '../report/atomic-file.js';
 
-export type OutputFormat = 'json' | 'ndjson' | 'csv';
+export type OutputFormat = 'json' | 'ndjson' | 'csv' | 'parquet';
 
 /** Extensions `fetch --out` writes, and the format of each. */
-export const RECORD_EXTENSIONS: Readonly<Record<string, OutputFormat>> = { '.json': 'json', '.ndjson': 'ndjson', '.jsonl': 'ndjson', '.csv': 'csv' };
+export const RECORD_EXTENSIONS: Readonly<Record<string, OutputFormat>> = { '.json': 'json', '.ndjson': 'ndjson', '.jsonl': 'ndjson', '.csv': 'csv', '.parquet': 'parquet' };
 
 export function toOutputFormat(value: string | undefined, out: string | undefined): OutputFormat {
   const format = value ?? (out === undefined ? 'json' : RECORD_EXTENSIONS[extname(out).toLowerCase()]);
-  if (format !== 'json' && format !== 'ndjson' && format !== 'csv') {
-    throw new UsageError(value === undefined ? `--out ${out ?? ''}: unknown extension; use ${Object.keys(RECORD_EXTENSIONS).join(', ')}.` : `--format is json, ndjson or csv, not '${format}'.`);
+  if (format !== 'json' && format !== 'ndjson' && format !== 'csv' && format !== 'parquet') {
+    throw new UsageError(value === undefined ? `--out ${out ?? ''}: unknown extension; use ${Object.keys(RECORD_EXTENSIONS).join(', ')}.` : `--format is json, ndjson, csv or parquet, not '${format}'.`);
+  }
+  if (format === 'parquet' && out === undefined) {
+    throw new UsageError('Parquet is a binary file format: it is written to a file, not to the terminal.', { hint: 'Give --out FILE.parquet.' });
   }
   return format;
+}
+
+/**
+ * A Parquet file built while loading: each page's records go into a table (the toolkit's
+ * flattening: an included brand's name is `global_brand_name`, `sector_name`, ...; ids and years
+ * as integers, metrics as floats), written atomically once the load is complete. `metricColumns`
+ * (brandscape rows) are typed as floats even when every value is whole.
+ */
+export async function createParquetSink(file: string, metricColumns: Promise<readonly string[]>): Promise<RecordSink> {
+  const { TableBuilder, writeParquet } = await import('../index.js');
+  const builder = new TableBuilder({ source: 'brandscape fetch' });
+  return {
+    droppedColumns: new Set(),
+    async write(records) {
+      builder.append(records);
+    },
+    async close() {
+      await writeParquet(builder.finishWith({ metricColumns: await metricColumns }), file);
+    },
+    async abort() {},
+  };
 }
 
 type Flat = Record<string, string | number | boolean | null>;

@@ -3,7 +3,7 @@
  * Types only; `create-client.ts` assembles them.
  */
 import type { ApiVersion } from '../catalogue/page-limits.js';
-import type { LoadOptions, LoadResult, ParsedPage } from '../loader/types.js';
+import type { LoadOptions, LoadResult, LoadSummary, ParsedPage, RecordSink } from '../loader/types.js';
 import type { ArchetypeEntry } from '../schemas/archetypes.js';
 import type { BrandMetric } from '../schemas/metrics.js';
 import type { HealthResult } from './health.js';
@@ -38,6 +38,8 @@ export interface ResourceFetcher<R extends ListResource | SubResource> {
   all<const P extends ListParams<R> = NoParams>(params?: P, options?: FetchAllOptions): Promise<Item<R, P>[]>;
   /** Every record with load statistics (and `complete: false` when bounded by maxRecords/maxPages). */
   load<const P extends ListParams<R> = NoParams>(params?: P, options?: FetchAllOptions): Promise<LoadResult<Item<R, P>>>;
+  /** Every record handed to `sink` page by page, nothing kept (e.g. a table built while loading: `loadTable`). */
+  loadInto<const P extends ListParams<R> = NoParams>(params: P | undefined, sink: RecordSink<Item<R, P>>, options?: FetchAllOptions): Promise<LoadSummary>;
   /** One record by id. */
   get<const P extends ItemParams<R> = NoParams>(id: number, params?: P, options?: RequestOptions): Promise<Item<R, P>>;
 }
@@ -47,6 +49,8 @@ export interface BrandscapeFetcher {
   pages<const P extends BrandscapeParams>(params: P, options?: FetchAllOptions): AsyncIterable<Page<BrandscapeItem<P>>>;
   all<const P extends BrandscapeParams>(params: P, options?: FetchAllOptions): Promise<BrandscapeItem<P>[]>;
   load<const P extends BrandscapeParams>(params: P, options?: FetchAllOptions): Promise<LoadResult<BrandscapeItem<P>>>;
+  /** Every row handed to `sink` page by page, nothing kept (e.g. a table built while loading: `loadTable`). */
+  loadInto<const P extends BrandscapeParams>(params: P, sink: RecordSink<BrandscapeItem<P>>, options?: FetchAllOptions): Promise<LoadSummary>;
   get<const P extends Omit<BrandscapeParams, 'filter'> = NoParams>(id: number, params?: P, options?: RequestOptions): Promise<BrandscapeItem<P>>;
 }
 
@@ -65,6 +69,7 @@ export interface DynamicFetcher {
   pages(params?: DynamicListParams, options?: FetchAllOptions): AsyncIterable<Page<DynamicRecord>>;
   all(params?: DynamicListParams, options?: FetchAllOptions): Promise<DynamicRecord[]>;
   load(params?: DynamicListParams, options?: FetchAllOptions): Promise<LoadResult<DynamicRecord>>;
+  loadInto(params: DynamicListParams | undefined, sink: RecordSink<DynamicRecord>, options?: FetchAllOptions): Promise<LoadSummary>;
   get(id: number, params?: Pick<DynamicListParams, 'include' | 'fields'>, options?: RequestOptions): Promise<DynamicRecord>;
 }
 

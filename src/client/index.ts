@@ -64,12 +64,12 @@ export type { ApiVersion } from '../catalogue/page-limits.js';
 
 // Loader (the page iterator and loadAll work on any FetchPage; the client's fetchers use them)
 export { iteratePages } from '../loader/iterate-pages.js';
-export { loadAll } from '../loader/load-all.js';
+export { loadAll, loadInto } from '../loader/load-all.js';
 export { createDiskCache } from '../loader/cache.js';
 export type { CacheKey, DiskCacheOptions, ResponseCache } from '../loader/cache.js';
 export { withLoadCache } from '../loader/with-load-cache.js';
 export type { CacheEvent, LoadCacheOptions, PageSource, SourcedPage } from '../loader/with-load-cache.js';
-export type { FetchPage, FetchPageContext, LoadOptions, LoadProgress, LoadResult, LoadStats, PageEvent, ParsedPage } from '../loader/types.js';
+export type { FetchPage, FetchPageContext, LoadOptions, LoadProgress, LoadResult, LoadStats, LoadSummary, PageEvent, ParsedPage, RecordSink } from '../loader/types.js';
 
 // Errors
 export {

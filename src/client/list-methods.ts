@@ -5,8 +5,8 @@
 import type { ApiVersion } from '../catalogue/page-limits.js';
 import { iteratePages } from '../loader/iterate-pages.js';
 import { checkInteger } from '../option-checks.js';
-import { loadAll } from '../loader/load-all.js';
-import type { FetchPage, LoadOptions, LoadResult, ParsedPage } from '../loader/types.js';
+import { loadAll, loadInto } from '../loader/load-all.js';
+import type { FetchPage, LoadOptions, LoadResult, LoadSummary, ParsedPage, RecordSink } from '../loader/types.js';
 import type { FetchAllOptions, RequestOptions } from './brandscape-client.js';
 
 /** The part of a call's parameters the list methods read themselves. */
@@ -17,6 +17,7 @@ export interface ListMethods<P extends PagingParams, T> {
   pages(params: P, options?: FetchAllOptions): AsyncGenerator<ParsedPage<T>, void, undefined>;
   all(params: P, options?: FetchAllOptions): Promise<T[]>;
   load(params: P, options?: FetchAllOptions): Promise<LoadResult<T>>;
+  loadInto(params: P, sink: RecordSink<T>, options?: FetchAllOptions): Promise<LoadSummary>;
 }
 
 export interface ListSettings {
@@ -57,6 +58,9 @@ export function toListMethods<P extends PagingParams, T>(pageFunctionOf: (params
     },
     async load(params, options) {
       return loadAll(pageFunctionOf(params), loadOptions(params, options));
+    },
+    async loadInto(params, sink, options) {
+      return loadInto(pageFunctionOf(params), sink, loadOptions(params, options));
     },
   };
 }

@@ -9,31 +9,12 @@
  */
 import type { DataFrame } from 'danfojs-node';
 import { DataError } from '../errors.js';
+import { BOOL_NULL, INT_NULL, cellOf, columnLength, takeColumn, takeColumnAt, type Cell, type ColumnKind, type FrameColumn, type FrameRow } from './column.js';
+import { selectionOf, type Where } from './where.js';
+import { sortOrderOf, type SortKey } from './sort-by.js';
 
-/** Missing value of an `int` column (ids are never this small). */
-export const INT_NULL = -2147483648;
-
-/** Missing value of a `bool` column (0 = false, 1 = true). */
-export const BOOL_NULL = 2;
-
-/**
- * One column. Missing values: `NaN` in `float` and `date` (epoch milliseconds), `INT_NULL` in
- * `int`, `BOOL_NULL` in `bool`, code `-1` in `string`. Never 0: a 0 is a real value.
- */
-export type FrameColumn =
-  | { readonly kind: 'int'; readonly values: Int32Array }
-  | { readonly kind: 'float'; readonly values: Float64Array }
-  | { readonly kind: 'bool'; readonly values: Uint8Array }
-  | { readonly kind: 'string'; readonly codes: Int32Array; readonly dictionary: readonly string[] }
-  | { readonly kind: 'date'; readonly values: Float64Array };
-
-export type ColumnKind = FrameColumn['kind'];
-
-/** A value of a plain row: missing values are `null`. */
-export type Cell = string | number | boolean | Date | null;
-
-/** A plain row of a table whose columns are not known statically. */
-export type FrameRow = Record<string, Cell>;
+export { BOOL_NULL, INT_NULL, cellOf, columnLength, takeColumn, takeColumnAt } from './column.js';
+export type { Cell, ColumnKind, FrameColumn, FrameRow } from './column.js';
 
 /** Metadata every table carries: where it came from and the choices that shaped it. */
 export interface FrameMeta {
@@ -62,69 +43,6 @@ function loadDanfo(): Promise<DanfoModule> {
   danfo ??= import('danfojs-node');
   danfo.catch(() => (danfo = undefined));
   return danfo;
-}
-
-/** The number of rows of a column. */
-export function columnLength(column: FrameColumn): number {
-  return column.kind === 'string' ? column.codes.length : column.values.length;
-}
-
-/** The value of one row of a column, as it appears in plain rows. */
-export function cellOf(column: FrameColumn, i: number): Cell {
-  switch (column.kind) {
-    case 'float': {
-      const v = column.values[i]!;
-      return v === v ? v : null;
-    }
-    case 'int': {
-      const v = column.values[i]!;
-      return v === INT_NULL ? null : v;
-    }
-    case 'bool': {
-      const v = column.values[i]!;
-      return v === BOOL_NULL ? null : v === 1;
-    }
-    case 'string': {
-      const c = column.codes[i]!;
-      return c < 0 ? null : (column.dictionary[c] ?? null);
-    }
-    case 'date': {
-      const v = column.values[i]!;
-      return v === v ? new Date(v) : null;
-    }
-  }
-}
-
-/** A column restricted to the given rows, in their order. */
-export function takeColumn(column: FrameColumn, rows: ArrayLike<number>): FrameColumn {
-  const n = rows.length;
-  switch (column.kind) {
-    case 'string': {
-      const codes = new Int32Array(n);
-      const src = column.codes;
-      for (let i = 0; i < n; i++) codes[i] = src[rows[i]!]!;
-      return { kind: 'string', codes, dictionary: column.dictionary };
-    }
-    case 'int': {
-      const values = new Int32Array(n);
-      const src = column.values;
-      for (let i = 0; i < n; i++) values[i] = src[rows[i]!]!;
-      return { kind: 'int', values };
-    }
-    case 'bool': {
-      const values = new Uint8Array(n);
-      const src = column.values;
-      for (let i = 0; i < n; i++) values[i] = src[rows[i]!]!;
-      return { kind: 'bool', values };
-    }
-    case 'float':
-    case 'date': {
-      const values = new Float64Array(n);
-      const src = column.values;
-      for (let i = 0; i < n; i++) values[i] = src[rows[i]!]!;
-      return { kind: column.kind, values };
-    }
-  }
 }
 
 /**
@@ -262,7 +180,52 @@ export class FrameTable<R extends object = FrameRow, M extends FrameMeta = Frame
     );
   }
 
-  /** Rows for which `keep` returns true (a convenience over plain rows; use `take` on hot paths). */
+  /** A column by name, or undefined. */
+  columnOrUndefined(name: string): FrameColumn | undefined {
+    return this.#columns.get(name);
+  }
+
+  /**
+   * The rows that match column conditions, in table order: evaluated over the typed arrays (text
+   * once per distinct value), no row objects built. Several columns in one object must all match;
+   * `and`, `or` and `not` combine filters. A value means equals (`null`: missing); an object holds
+   * tests: `eq`, `ne`, `in`, `notIn`, `gt`, `gte`, `lt`, `lte`, `isNull`, `notNull`. Missing values
+   * match only `null` / `isNull` (every comparison is false on them). An unknown column is a
+   * `DataError` naming it.
+   *
+   * @example
+   * table.where({ country_code: { in: ['GB', 'DE'] }, year: 2024, differentiation_rank: { gte: 90 } });
+   * table.where({ or: [{ brand_id: 6 }, { sector_name: null }] });
+   */
+  where(where: Where): FrameTable<R, M> {
+    return this.#takeValid(selectionOf(this, where));
+  }
+
+  /**
+   * The rows sorted by one or more columns, ascending unless `descending`; missing values last in
+   * either direction; stable (ties keep their order). Radix sort over the typed arrays: no
+   * comparator per row, no row objects. An unknown column is a `DataError` naming it.
+   *
+   * @example
+   * table.sortBy('brand_name');
+   * table.sortBy(['country_code', { column: 'differentiation_rank', descending: true }]);
+   */
+  sortBy(keys: SortKey | readonly SortKey[]): FrameTable<R, M> {
+    return this.#takeValid(sortOrderOf(this, keys));
+  }
+
+  #takeValid(rows: Int32Array): FrameTable<R, M> {
+    return new FrameTable<R, M>(
+      [...this.#columns].map(([name, column]) => [name, takeColumnAt(column, rows)] as const),
+      rows.length,
+      this.meta,
+    );
+  }
+
+  /**
+   * Rows for which `keep` returns true. The slow path: it builds a plain object per row (a million
+   * rows take seconds and their memory); prefer `where` for column conditions.
+   */
   filter(keep: (row: R, index: number) => boolean): FrameTable<R, M> {
     const rows = this.rows();
     const kept: number[] = [];

@@ -8,7 +8,8 @@
 import type { BrandscapeClient, FetchAllOptions } from '../client/brandscape-client.js';
 import type { BrandscapeInput } from './brandscape-input.js';
 import type { CompanyInput } from './company-rollup.js';
-import { toTable } from './to-table.js';
+import type { RecordSink } from '../loader/types.js';
+import { TableBuilder } from './to-table.js';
 
 export interface LoadComparisonOptions {
   /** Markets (ISO alpha-2 codes), e.g. `['GB', 'DE', 'US']`. */
@@ -85,7 +86,8 @@ export async function loadComparisonInput(client: Client, options: LoadCompariso
   const { signal } = controller;
   const queries: LoadedQuery[] = [];
   /** Runs one load, records it, and aborts the others when it fails. */
-  const settle = <T>(resource: string, params: Record<string, unknown>, load: Promise<readonly T[]>): Promise<readonly T[]> =>
+  const rowBuilder = new TableBuilder({ source: 'brandscape' });
+  const settle = <T extends { readonly length: number }>(resource: string, params: Record<string, unknown>, load: Promise<T>): Promise<T> =>
     load.then(
       (records) => {
         queries.push({ resource, params, records: records.length });
@@ -117,13 +119,14 @@ export async function loadComparisonInput(client: Client, options: LoadCompariso
         controller.abort(error);
         throw error;
       }),
-      settle('brandscape-data', rowParams, client.brandscape.all(rowParams, { ...options.load, signal })),
+      // The rows go straight into a table as the pages arrive (no million record objects kept).
+      settle('brandscape-data', rowParams, client.brandscape.loadInto(rowParams, rowBuilder as RecordSink<never>, { ...options.load, signal }).then(() => rowBuilder)),
       settle('studies', studyParams, client.studies.all(studyParams, { signal })),
       settle('brands', brandParams, client.brands.all(brandParams, { signal })),
     ]);
-    // The rows become a table at once: the comparisons read tables, and 1,000,000 loaded records
-    // left on the heap make every later garbage collection slower (see group-index.ts).
-    const input: BrandscapeInput = { rows: toTable(rows, { metricColumns: catalogue.columns.allColumns, source: 'brandscape' }), catalogue, studies, brands };
+    // The comparisons read tables, and 1,000,000 loaded records left on the heap would make every
+    // later garbage collection slower (see group-index.ts): the rows were built into one as they came.
+    const input: BrandscapeInput = { rows: rows.finishWith({ metricColumns: catalogue.columns.allColumns }), catalogue, studies, brands };
     if (!options.companies) return { ...input, queries };
     const ids = [...options.companies];
     const companyParams = { filter: { id: ids }, include: ['financials'] as const };

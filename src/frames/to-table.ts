@@ -50,7 +50,8 @@ const MIXED = 4;
 class Slot {
   readonly key: string;
   readonly path: readonly string[];
-  readonly n: number;
+  /** Rows the storage has room for (the table's length once finished). */
+  n: number;
   kind = 0;
   num: Float64Array | undefined;
   codes: Int32Array | undefined;
@@ -193,6 +194,28 @@ class Slot {
   hasScalars(): boolean {
     return this.kind !== 0;
   }
+
+  /** Room for `n` rows (more or fewer), here and in every child; new rows read as missing. */
+  resize(n: number): void {
+    const keep = Math.min(n, this.n);
+    if (this.num) this.num = resized(this.num, n, keep, NaN);
+    if (this.codes) this.codes = resized(this.codes, n, keep, -1);
+    if (this.bools) this.bools = resized(this.bools, n, keep, BOOL_NULL);
+    if (this.mixed) {
+      this.mixed.length = n;
+      for (let i = keep; i < n; i++) this.mixed[i] = null;
+    }
+    this.n = n;
+    for (const child of this.children?.values() ?? []) child.resize(n);
+  }
+}
+
+function resized<A extends Float64Array | Int32Array | Uint8Array>(values: A, n: number, keep: number, missing: number): A {
+  if (n <= values.length) return values.slice(0, n) as A;
+  const out = new (values.constructor as new (n: number) => A)(n);
+  out.set(values.subarray(0, keep));
+  out.fill(missing, keep);
+  return out;
 }
 
 /**
@@ -376,23 +399,87 @@ function columnOf(name: string, slot: Slot, metric: boolean, forced: ColumnKind 
  *                    // (the brand include's id is the row's brand_id: not repeated)
  */
 export function toTable<R extends object = FrameRow>(records: readonly object[], options: ToTableOptions = {}): FrameTable<R, FrameMeta> {
-  const n = records.length;
-  const root = new Slot('', [], n);
-  for (let i = 0; i < n; i++) root.addObject(i, records[i]!);
-  const metric = new Set(options.metricColumns ?? []);
-  const kinds = options.kinds ?? {};
-  const columns = new Map<string, FrameColumn>();
-  for (const { name, slot } of candidatesOf(root)) columns.set(name, columnOf(name, slot, metric.has(name), kinds[name]));
-  const ordered: [string, FrameColumn][] = [];
-  for (const name of options.columns ?? []) {
-    const column = columns.get(name);
-    if (column) {
-      ordered.push([name, column]);
-      columns.delete(name);
-    } else {
-      ordered.push([name, columnOf(name, new Slot(name, [name], n), metric.has(name), kinds[name])]);
-    }
+  const builder = new TableBuilder<R>(options, records.length);
+  builder.append(records);
+  return builder.finish();
+}
+
+/**
+ * A table built while loading: records go in page by page (`append`) and are not kept, so a load
+ * never holds more than a page of record objects and ends with the table alone (the loaded rows of
+ * `toTable` stay on the heap until the caller drops them, and every garbage collection marks them).
+ * Flattening and types are `toTable`'s, decided when the table is finished: the same records give
+ * the same table either way. It is a `RecordSink`, so a fetcher's `loadInto` fills it (`loadTable`
+ * does that in one call).
+ *
+ * @example
+ * const builder = new TableBuilder({ metricColumns: ['differentiation_rank'] });
+ * for await (const page of client.brandscape.pages(query)) builder.append(page.records);
+ * const table = builder.finish();
+ */
+export class TableBuilder<R extends object = FrameRow> {
+  readonly #options: ToTableOptions;
+  #root: Slot;
+  #length = 0;
+  #finished = false;
+
+  /** `capacity`: rows to make room for at once (the query's total when known). */
+  constructor(options: ToTableOptions = {}, capacity = 0) {
+    this.#options = options;
+    this.#root = new Slot('', [], Math.max(0, capacity));
   }
-  ordered.push(...columns);
-  return new FrameTable<R, FrameMeta>(ordered, n, { source: options.source ?? 'toTable', notes: [] });
+
+  /** Rows appended so far. */
+  get length(): number {
+    return this.#length;
+  }
+
+  /** Starts again, empty, with room for `total` rows (a `RecordSink`'s start of a load). */
+  start(total: number): void {
+    this.#root = new Slot('', [], Math.max(0, total));
+    this.#length = 0;
+    this.#finished = false;
+  }
+
+  /** Adds records as rows; the array is not kept. */
+  append(records: readonly object[]): void {
+    if (this.#finished) throw new Error('This TableBuilder has finished its table; start() it again to build another.');
+    const need = this.#length + records.length;
+    if (need > this.#root.n) this.#root.resize(Math.max(need, Math.ceil(this.#root.n * 1.5), 1024));
+    const root = this.#root;
+    let i = this.#length;
+    for (const record of records) root.addObject(i++, record);
+    this.#length = need;
+  }
+
+  /** The table of the rows appended. The builder is then spent (its storage is the table's). */
+  finish(): FrameTable<R, FrameMeta> {
+    return this.finishWith({});
+  }
+
+  /** `finish` with some options replaced (e.g. metric columns known only once the load is done). */
+  finishWith(overrides: ToTableOptions): FrameTable<R, FrameMeta> {
+    const root = this.#root;
+    const options = { ...this.#options, ...overrides };
+    const n = this.#length;
+    if (root.n !== n) root.resize(n);
+    this.#finished = true;
+    const metric = new Set(options.metricColumns ?? []);
+    const kinds = options.kinds ?? {};
+    const columns = new Map<string, FrameColumn>();
+    for (const { name, slot } of candidatesOf(root)) columns.set(name, columnOf(name, slot, metric.has(name), kinds[name]));
+    const ordered: [string, FrameColumn][] = [];
+    for (const name of options.columns ?? []) {
+      const column = columns.get(name);
+      if (column) {
+        ordered.push([name, column]);
+        columns.delete(name);
+      } else {
+        ordered.push([name, columnOf(name, new Slot(name, [name], n), metric.has(name), kinds[name])]);
+      }
+    }
+    ordered.push(...columns);
+    this.#root = new Slot('', [], 0);
+    return new FrameTable<R, FrameMeta>(ordered, n, { source: options.source ?? 'toTable', notes: [] });
+  }
 }

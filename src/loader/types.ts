@@ -133,12 +133,36 @@ export interface LoadStats {
   elapsedMs: number;
 }
 
-export interface LoadResult<T> {
-  /** The records, in the service's order. */
-  records: T[];
+/**
+ * Where `loadInto` puts a load's records: page by page, in the service's order.
+ *
+ * @example
+ * const rows: unknown[] = [];
+ * const sink: RecordSink<unknown> = { start: () => (rows.length = 0), append: (r) => rows.push(...r), get length() { return rows.length; } };
+ */
+export interface RecordSink<T> {
+  /**
+   * Called before the first page of an attempt with the records the query matches (`meta.total`,
+   * an upper bound once `maxRecords` / `maxPages` apply): drop anything appended before (a load
+   * starts again once when the data changed during it).
+   */
+  start(total: number): void;
+  /** One page's records; the sink must not keep the array (it is the loader's). */
+  append(records: readonly T[]): void;
+  /** Records appended since `start`. */
+  readonly length: number;
+}
+
+/** What a load reports besides its records. */
+export interface LoadSummary {
   /** `meta.total`: how many records the query matches. */
   total: number;
   /** True when `records` holds every record of `total`; false only when maxPages/maxRecords bounded the load. */
   complete: boolean;
   stats: LoadStats;
+}
+
+export interface LoadResult<T> extends LoadSummary {
+  /** The records, in the service's order. */
+  records: T[];
 }

@@ -21,6 +21,11 @@ function pageJson(n, start, end) {
   return `[${parts.join(',')}]`;
 }
 
+/** The same records as `records(n)`, one parsed 1,000-record page at a time (as the loader hands them over). */
+export function* pages(n) {
+  for (let p = 0; p < n; p += 1000) yield JSON.parse(pageJson(n, p, Math.min(n, p + 1000)));
+}
+
 /** `n` records: 240 studies (40 markets x 6 years), 2,400 brands, 150 categories, 30 metrics (1 in 17 null). */
 export function records(n) {
   const out = [];

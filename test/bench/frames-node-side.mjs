@@ -1,6 +1,7 @@
 // The toolkit side of the frames benchmark (run in its own process by frames.bench.mjs): the same
 // records as frames-pandas.py, the same work, through the built package. Prints one JSON line.
-import { groupBy, pivot, toTable } from '../../dist/index.js';
+import { groupBy, pivot, toParquet, toTable } from '../../dist/index.js';
+import { sortOrderOf } from '../../dist/frames/sort-by.js';
 import { METRICS, records } from './frames-data.mjs';
 
 const N = Number(process.env.FRAMES_N ?? 1_000_000);
@@ -37,6 +38,60 @@ globalThis.gc?.();
 const [groupMs, means] = timed(group, RUNS);
 const [pivotMs, wide] = timed(pivotTable, RUNS);
 
+// Typed filter and sort (issue 16), each against the hand-written ideal over the same typed arrays:
+// a mask and a gather per column; an index sort (NaN last, stable) and a gather per column.
+const WHERE = { m0_rank: { gte: 40 }, is_duplicate: false };
+const [whereMs, kept] = timed(() => table.where(WHERE), RUNS);
+const gatherAll = (rows) => {
+  const out = [];
+  for (const [name, column] of table.entries()) {
+    if (column.kind === 'string') {
+      const codes = new Int32Array(rows.length);
+      for (let i = 0; i < rows.length; i++) codes[i] = column.codes[rows[i]];
+      out.push([name, codes]);
+    } else {
+      const values = new column.values.constructor(rows.length);
+      for (let i = 0; i < rows.length; i++) values[i] = column.values[rows[i]];
+      out.push([name, values]);
+    }
+  }
+  return out;
+};
+const [whereIdealMs] = timed(() => {
+  const m0 = table.column('m0_rank').values;
+  const dup = table.column('is_duplicate').values;
+  let count = 0;
+  const mask = new Uint8Array(table.length);
+  for (let i = 0; i < mask.length; i++) if (m0[i] >= 40 && dup[i] === 0) (mask[i] = 1), count++;
+  const rows = new Int32Array(count);
+  for (let i = 0, j = 0; i < mask.length; i++) if (mask[i]) rows[j++] = i;
+  return gatherAll(rows);
+}, RUNS);
+const [sortMs, sorted] = timed(() => table.sortBy('m1_rank'), RUNS);
+const [sortOrderMs] = timed(() => sortOrderOf(table, 'm1_rank'), RUNS);
+const [sort2OrderMs] = timed(() => sortOrderOf(table, ['country_id', { column: 'm2_rank', descending: true }]), RUNS);
+const [sortIdealMs] = timed(() => {
+  const v = table.column('m1_rank').values;
+  const rows = Array.from({ length: table.length }, (_, i) => i);
+  rows.sort((a, b) => {
+    const x = v[a];
+    const y = v[b];
+    if (x !== x) return y !== y ? a - b : 1;
+    if (y !== y) return -1;
+    return x - y || a - b;
+  });
+  return gatherAll(Int32Array.from(rows));
+}, RUNS);
+const [sort2Ms] = timed(() => table.sortBy(['country_id', { column: 'm2_rank', descending: true }]), RUNS);
+// The slow path, once, on a tenth of the table: filter(row => ...) builds a row object per row.
+const tenth = table.head(Math.floor(table.length / 10));
+const [filterTenthMs] = timed(() => tenth.filter((r) => r.m0_rank >= 40 && r.is_duplicate === false), 1);
+const [parquetMs, parquetBytes] = timed(() => toParquet(table), 3);
+const [parquetPlainMs] = timed(() => toParquet(table, { codec: 'UNCOMPRESSED' }), 3);
+const m1 = sorted.numbers('m1_rank');
+let sortedOk = true;
+for (let i = 1; i < m1.length; i++) if (m1[i - 1] > m1[i] || (m1[i - 1] !== m1[i - 1] && m1[i] === m1[i])) sortedOk = false;
+
 // NaN-skipping sums, like numpy's nansum on the pandas side.
 const sum = (arrays) => arrays.reduce((s, a) => s + a.reduce((x, v) => (v === v ? x + v : x), 0), 0);
 process.stdout.write(
@@ -50,6 +105,21 @@ process.stdout.write(
     group_checksum: sum(METRICS.map((m) => means.numbers(m))),
     pivot_shape: [wide.length, wide.columnNames.length - 1],
     pivot_checksum: sum(wide.columnNames.slice(1).map((c) => wide.numbers(c))),
+    where_ms: whereMs,
+    where_ideal_ms: whereIdealMs,
+    where_rows: kept.length,
+    where_checksum: sum(METRICS.map((m) => kept.numbers(m))),
+    sort_ms: sortMs,
+    sort_ideal_ms: sortIdealMs,
+    sort2_ms: sort2Ms,
+    sort_order_ms: sortOrderMs,
+    sort2_order_ms: sort2OrderMs,
+    sort_ok: sortedOk,
+    sort_first_ids: Array.from(sorted.numbers('id').subarray(0, 5)),
+    filter_tenth_ms: filterTenthMs,
+    parquet_ms: parquetMs,
+    parquet_plain_ms: parquetPlainMs,
+    parquet_mb: parquetBytes.length / 1e6,
     peak_mb: process.resourceUsage().maxRSS / 1024,
   })}\n`,
 );

@@ -52,7 +52,24 @@ pivot_alive_ms, _ = timed(pivot, RUNS)
 del records
 group_ms, means = timed(group, RUNS)
 pivot_ms, wide = timed(pivot, RUNS)
+where_ms, kept = timed(lambda: df[(df['m0_rank'] >= 40) & (df['is_duplicate'] == False)], RUNS)
+sort_ms, sorted_df = timed(lambda: df.sort_values('m1_rank', kind='stable', na_position='last'), RUNS)
+sort2_ms, _ = timed(lambda: df.sort_values(['country_id', 'm2_rank'], ascending=[True, False], kind='stable', na_position='last'), RUNS)
+try:
+    import io
+    parquet_ms, _ = timed(lambda: df.to_parquet(io.BytesIO()), 3)
+    parquet = 'pandas to_parquet'
+except ImportError as error:
+    parquet_ms, parquet = None, 'pandas cannot write Parquet here (no pyarrow or fastparquet: Debian packages neither)'
 print(json.dumps({
+    'where_ms': where_ms,
+    'where_rows': len(kept),
+    'where_checksum': float(np.nansum(kept[METRICS].to_numpy())),
+    'sort_ms': sort_ms,
+    'sort2_ms': sort2_ms,
+    'sort_first_ids': [int(x) for x in sorted_df['id'].to_numpy()[:5]],
+    'parquet_ms': parquet_ms,
+    'parquet': parquet,
     'build_ms': build_ms,
     'group_ms': group_ms,
     'pivot_ms': pivot_ms,

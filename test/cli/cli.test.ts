@@ -176,7 +176,7 @@ describe('usage errors exit 2', () => {
     ['not a number', ['fetch', 'brands', '--per-page', 'many'], /--per-page expects an integer >= 1/],
     ['unknown option', ['fetch', 'brands', '--colour'], /Unknown option '--colour'/],
     ['unknown include', ['fetch', 'brands', '--include', 'colour'], /'colour' is not an include of brands/],
-    ['bad format', ['fetch', 'brands', '--format', 'xml'], /--format is json, ndjson or csv/],
+    ['bad format', ['fetch', 'brands', '--format', 'xml'], /--format is json, ndjson, csv or parquet, not 'xml'/],
     ['brandscape without a qualifying filter', ['fetch', 'brandscape-data', '--filter', 'audiences=1'], /qualifying filter combination/],
     ['unknown health option', ['health', '--verbos'], /Unknown option '--verbos'/],
     ['a dash value without =', ['fetch', 'brands', '--sort', '-name'], /Use '--sort=-XYZ'|--sort=-XYZ/],

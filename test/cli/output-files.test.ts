@@ -45,7 +45,7 @@ describe('--out', () => {
   it.each([
     ['a folder that does not exist', () => join(dir, 'nowhere', 'brands.json'), /The folder of --out .*nowhere\/brands\.json .* does not exist/],
     ['a folder', () => dir, /--out .* is a folder/],
-    ['an unknown extension', () => join(dir, 'brands.parquet'), /--out .*brands\.parquet: unknown extension '\.parquet'; use one of \.json, \.ndjson, \.jsonl, \.csv/],
+    ['an unknown extension', () => join(dir, 'brands.xls'), /--out .*brands\.xls: unknown extension '\.xls'; use one of \.json, \.ndjson, \.jsonl, \.csv, \.parquet/],
     ['no extension', () => join(dir, 'brands'), /no extension/],
   ])('%s: a usage error naming the path as given, before any request', async (_name, path, says) => {
     emulator.clearRequests();

@@ -25,7 +25,15 @@ function standIn(failing: LoadName | undefined, answers: Partial<Record<LoadName
   };
   const client = {
     metricCatalogue: (options?: { signal?: AbortSignal }) => load('catalogue', options),
-    brandscape: { all: (_params: unknown, options?: { signal?: AbortSignal }) => load('brandscape', options) },
+    // The rows are loaded into a table page by page: the stand-in hands its answer over as one page.
+    brandscape: {
+      loadInto: async (_params: unknown, sink: { start(total: number): void; append(records: readonly object[]): void }, options?: { signal?: AbortSignal }) => {
+        const records = (await load('brandscape', options)) as object[];
+        sink.start(records.length);
+        sink.append(records);
+        return { total: records.length, complete: true };
+      },
+    },
     studies: { all: (_params: unknown, options?: { signal?: AbortSignal }) => load('studies', options) },
     brands: { all: (_params: unknown, options?: { signal?: AbortSignal }) => load('brands', options) },
     companies: { all: (_params: unknown, options?: { signal?: AbortSignal }) => load('companies', options) },

@@ -20,7 +20,10 @@ import {
   stageFile,
   toHtml,
   toOutputError,
+  toParquet,
+  toTable,
   writeXlsx,
+  type FrameTable,
   type CompareBrandsOptions,
   type Comparison,
   type ReportTable,
@@ -65,9 +68,10 @@ Options:
   --format F             What to print on stdout: table (default), csv, json or ndjson. csv, json
                          and ndjson are the long form: a row per brand x market x year x metric,
                          full precision, empty where there is no data
-  --out FILE             Also write FILE, its format from the extension: .csv .json .ndjson .xlsx
-                         (one sheet: table, colours, chart) .png .svg (the chart) .html (table
-                         and chart). Repeatable; each file is written whole or not at all,
+  --out FILE             Also write FILE, its format from the extension: .csv .json .ndjson
+                         .parquet (the long form; Parquet with typed columns for pandas, polars
+                         or DuckDB) .xlsx (one sheet: table, colours, chart) .png .svg (the
+                         chart) .html (table and chart). Repeatable; each file is written whole or not at all,
                          and none is moved into place before all of them are made
 ${SERVICE_HELP}
   -h, --help             Show this help
@@ -101,7 +105,7 @@ Exit codes: 0 ok, 2 usage error (a brand, market, metric or option to fix), 3 se
 
 const FORMATS = ['table', 'csv', 'json', 'ndjson'] as const;
 type StdoutFormat = (typeof FORMATS)[number];
-const FILE_KINDS = { '.csv': 'csv', '.json': 'json', '.ndjson': 'ndjson', '.jsonl': 'ndjson', '.xlsx': 'xlsx', '.png': 'png', '.svg': 'svg', '.html': 'html', '.htm': 'html' } as const;
+const FILE_KINDS = { '.csv': 'csv', '.json': 'json', '.ndjson': 'ndjson', '.jsonl': 'ndjson', '.xlsx': 'xlsx', '.png': 'png', '.svg': 'svg', '.html': 'html', '.htm': 'html', '.parquet': 'parquet' } as const;
 type FileKind = (typeof FILE_KINDS)[keyof typeof FILE_KINDS];
 
 /** Several occurrences of a list option, as one comma-separated text. */
@@ -118,7 +122,7 @@ function oneOf<T extends string>(option: string, value: string | undefined, allo
 function fileKind(path: string): FileKind {
   const ext = extname(path).toLowerCase() as keyof typeof FILE_KINDS | '';
   const kind = ext === '' ? undefined : FILE_KINDS[ext];
-  if (kind === undefined) throw new UsageError(`--out ${path}: the format comes from the extension, and ${ext === '' ? 'the file has none' : `'${ext}' is not one`}.`, { hint: 'Use .csv, .json, .ndjson, .xlsx, .png, .svg or .html.' });
+  if (kind === undefined) throw new UsageError(`--out ${path}: the format comes from the extension, and ${ext === '' ? 'the file has none' : `'${ext}' is not one`}.`, { hint: 'Use .csv, .json, .ndjson, .parquet, .xlsx, .png, .svg or .html.' });
   return kind;
 }
 
@@ -131,6 +135,13 @@ export function recordsText(comparison: Comparison, format: 'csv' | 'json' | 'nd
   if (format === 'json') return ordered.length === 0 ? '[]\n' : `[\n${ordered.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`;
   if (format === 'ndjson') return ordered.map((r) => `${JSON.stringify(r)}\n`).join('');
   return `${columns.join(',')}\n${ordered.map((r) => `${columns.map((c) => csvCell(r[c])).join(',')}\n`).join('')}`;
+}
+
+/** The comparison's long form as a table (the columns of the CSV, typed: ids and years integers, values floats). */
+export function recordsTable(comparison: Comparison): FrameTable {
+  const columns: readonly string[] = COMPARISON_RECORD_COLUMNS[comparison.by];
+  const records = (comparison.records as readonly object[]).map((r) => Object.fromEntries(columns.map((c) => [c, (r as Record<string, unknown>)[c] ?? null])));
+  return toTable(records, { columns, source: 'compare', kinds: { market_rank: 'int', markets_compared: 'int', n_rows: 'int' } });
 }
 
 /** The table as the terminal shows it: market codes as headers and in the Market column (the files keep the names). */
@@ -165,6 +176,7 @@ async function writeOutputs(comparison: Comparison, outs: readonly { path: strin
       else if (out.kind === 'html') await writeFile(file.tempPath, await toHtml(spec!), 'utf8');
       else if (out.kind === 'png') await writeFile(file.tempPath, await renderPng(chart!, { scale: 2 }));
       else if (out.kind === 'svg') await writeFile(file.tempPath, await renderSvg(chart!), 'utf8');
+      else if (out.kind === 'parquet') await writeFile(file.tempPath, toParquet(recordsTable(comparison)));
       else await writeFile(file.tempPath, recordsText(comparison, out.kind), 'utf8');
     }
     for (const file of staged) await file.commit();

@@ -17,7 +17,7 @@ import { resolve } from 'node:path';
 import { checkOutputPath } from '../../report/atomic-file.js';
 import { fromArgv, toNumber } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
-import { RECORD_EXTENSIONS, createRecordSink, toOutputFormat } from '../output.js';
+import { RECORD_EXTENSIONS, createParquetSink, createRecordSink, toOutputFormat } from '../output.js';
 import { createProgressBar } from '../progress.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
 
@@ -50,8 +50,11 @@ Options:
   --per-page N            Page size (default: the largest allowed, 1000 in v2)
   --max-pages N           Stop after N pages (the output is then marked incomplete on stderr)
   --concurrency N         Requests in flight (default 8)
-  --format F              json (default), ndjson or csv (also chosen from --out's extension)
-  --out FILE              Write to FILE (written whole or not at all) instead of stdout
+  --format F              json (default), ndjson, csv or parquet (also chosen from --out's extension)
+  --out FILE              Write to FILE (written whole or not at all) instead of stdout. A .parquet
+                          file keeps the column types (ids and years integers, metrics floats, text
+                          dictionary-encoded, missing values null) for pandas, polars or DuckDB;
+                          included objects become columns as in toTable (sector_name, ...)
 ${SERVICE_HELP}
   -h, --help              Show this help
 
@@ -203,8 +206,17 @@ export async function runFetch(argv: readonly string[], io: CliIo): Promise<numb
     };
     // A file can be started afresh when the data changes during the load (the loader's rule: one
     // reload); what went to stdout cannot be taken back, so there the change is an error.
+    // Parquet: metric columns are floats even when whole (index scores), from the catalogue.
+    const metricColumns =
+      format === 'parquet' && isBrandscape
+        ? service.client.metricCatalogue({ signal: io.signal }).then(
+            (c) => c.columns.allColumns,
+            () => [],
+          )
+        : Promise.resolve([]);
     for (let attempt = 1; ; attempt += 1) {
-      const sink = createRecordSink(format, outPath ? { file: outPath } : { stdout: io.stdout });
+      const sink =
+        format === 'parquet' && outPath ? await createParquetSink(outPath, metricColumns) : createRecordSink(format, outPath ? { file: outPath } : { stdout: io.stdout });
       records = 0;
       pages = 0;
       try {

@@ -1,0 +1,60 @@
+/**
+ * `loadTable` and `brandscapeTable`: a query loaded straight into a `FrameTable`, page by page as
+ * the pages arrive, without keeping the record objects. A notebook that loads a million rows this
+ * way never holds a million objects for the garbage collector to walk (a group-by on a table next
+ * to the loaded records measured about 4x slower), and the load's peak memory stays close to the
+ * table's own size.
+ */
+import type { BrandscapeClient, FetchAllOptions } from '../client/brandscape-client.js';
+import type { BrandscapeParams } from '../client/params.js';
+import type { LoadSummary, RecordSink } from '../loader/types.js';
+import type { FrameMeta, FrameRow, FrameTable } from './frame-table.js';
+import { TableBuilder, type ToTableOptions } from './to-table.js';
+
+/** Anything that loads into a sink: every fetcher of a client (`client.brands`, `client.brandscape`, ...). */
+export interface LoadsInto<P> {
+  loadInto(params: P, sink: RecordSink<never>, options?: FetchAllOptions): Promise<LoadSummary>;
+}
+
+export interface LoadTableOptions extends FetchAllOptions {
+  /** How the records become columns (`toTable`'s options: metric columns, kinds, column order). */
+  table?: ToTableOptions;
+}
+
+/**
+ * Loads every record of a query into a table as the pages arrive (the loader's guarantees: every
+ * record of `meta.total` or an error). The table equals `toTable(await fetcher.all(params))`.
+ *
+ * @example
+ * const brands = await loadTable(client.brands, { filter: { country_codes: 'GB' } });
+ * brands.length;
+ */
+export async function loadTable<P, R extends object = FrameRow>(fetcher: LoadsInto<P>, params: P, options: LoadTableOptions = {}): Promise<FrameTable<R, FrameMeta>> {
+  const { table, ...load } = options;
+  const builder = new TableBuilder<R>({ source: 'loadTable', ...table });
+  await fetcher.loadInto(params, builder as RecordSink<never>, load);
+  return builder.finish();
+}
+
+/**
+ * Brandscape rows loaded straight into a table, with the metric columns typed as numbers from the
+ * metric catalogue (fetched alongside the first page, and cached by the client).
+ *
+ * @example
+ * const client = createClient({ baseUrl: emulator.url, token: emulator.token });
+ * const table = await brandscapeTable(client, { filter: { country_code: 'GB', year_number: 2024, audiences: 1 }, metricKeys: ['differentiation'], include: ['brand'] });
+ * table.where({ differentiation_rank: { gte: 90 } }).sortBy({ column: 'differentiation_rank', descending: true }).head(5).rows();
+ */
+export async function brandscapeTable<R extends object = FrameRow>(
+  client: Pick<BrandscapeClient, 'brandscape' | 'metricCatalogue'>,
+  params: BrandscapeParams,
+  options: LoadTableOptions = {},
+): Promise<FrameTable<R, FrameMeta>> {
+  // A token without the catalogue's scope still loads rows: metric columns are then typed by their values.
+  const catalogue = client.metricCatalogue(options.signal ? { signal: options.signal } : undefined).catch(() => undefined);
+  const builder = new TableBuilder<R>({ source: 'brandscape', ...options.table });
+  const { table: _table, ...load } = options;
+  await client.brandscape.loadInto(params, builder as RecordSink<never>, load);
+  const metricColumns = options.table?.metricColumns ?? (await catalogue)?.columns.allColumns ?? [];
+  return builder.finishWith({ metricColumns });
+}

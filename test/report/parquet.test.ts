@@ -1,0 +1,213 @@
+/**
+ * Parquet files written here, read back by an independent reader: DuckDB (@duckdb/node-api, its
+ * own C++ Parquet reader). Debian has neither pyarrow nor fastparquet, so pandas cannot read
+ * Parquet on this machine; DuckDB from npm is the reader. Values, types and nulls must come back
+ * exactly; text columns must be dictionary-encoded.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/main.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { FrameTable, type FrameMeta } from '../../src/frames/frame-table.js';
+import { toTable } from '../../src/frames/to-table.js';
+import { fromParquet, readParquet, toParquet, writeParquet } from '../../src/report/parquet.js';
+import { startEmulator } from '../helpers/client-harness.js';
+
+let dir: string;
+let duck: DuckDBConnection;
+let emulator: Emulator;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'bsk-parquet-'));
+  duck = await (await DuckDBInstance.create(':memory:')).connect();
+  emulator = await startEmulator();
+});
+afterAll(async () => {
+  duck?.closeSync();
+  await emulator?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const quoted = (path: string) => `'${path.replaceAll("'", "''")}'`;
+
+/** Column name -> DuckDB type, as DuckDB reads the file. */
+async function typesOf(path: string): Promise<Record<string, string>> {
+  const rows = (await duck.runAndReadAll(`DESCRIBE SELECT * FROM ${quoted(path)}`)).getRowObjectsJson();
+  return Object.fromEntries(rows.map((r) => [String(r.column_name), String(r.column_type)]));
+}
+
+/** Every row as DuckDB reads it (timestamps as epoch milliseconds), in file order. */
+async function rowsOf(path: string, dates: readonly string[] = []): Promise<Record<string, unknown>[]> {
+  const select = dates.length === 0 ? '*' : `* REPLACE (${dates.map((d) => `CAST(epoch_ms(${d}) AS DOUBLE) AS ${d}`).join(', ')})`;
+  return (await duck.runAndReadAll(`SELECT ${select} FROM ${quoted(path)}`)).getRowObjectsJS() as Record<string, unknown>[];
+}
+
+async function encodingsOf(path: string): Promise<Record<string, string>> {
+  const rows = (await duck.runAndReadAll(`SELECT DISTINCT path_in_schema, encodings FROM parquet_metadata(${quoted(path)})`)).getRowObjectsJson();
+  return Object.fromEntries(rows.map((r) => [String(r.path_in_schema), String(r.encodings)]));
+}
+
+/** The table's rows as DuckDB should give them: dates as epoch ms, missing values null. */
+const expectedRows = (table: FrameTable<object, FrameMeta>) =>
+  table.rows().map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v instanceof Date ? v.getTime() : v])));
+
+const records = Array.from({ length: 1000 }, (_, i) => ({
+  id: i + 1,
+  brand_id: i % 11 === 0 ? null : 100 + (i % 37),
+  year: 2020 + (i % 5),
+  brand_name: i % 13 === 0 ? null : `Brand ${i % 29} ✓`,
+  score: i % 7 === 0 ? null : (i * 37) / 8 - 60,
+  is_duplicate: i % 17 === 0 ? null : i % 2 === 0,
+  updated_at: i % 19 === 0 ? null : new Date(Date.UTC(2024, i % 12, 1 + (i % 28), 7)).toISOString(),
+  empty_metric: null,
+}));
+
+describe('toParquet / writeParquet read back by DuckDB', () => {
+  const table = toTable(records, { metricColumns: ['empty_metric'] });
+
+  it('keeps every column type and value, nulls included, across several row groups', async () => {
+    const path = join(dir, 'kinds.parquet');
+    await writeParquet(table, path, { rowGroupSize: 300 });
+    expect(await typesOf(path)).toEqual({
+      id: 'INTEGER',
+      brand_id: 'INTEGER',
+      year: 'INTEGER',
+      brand_name: 'VARCHAR',
+      score: 'DOUBLE',
+      is_duplicate: 'BOOLEAN',
+      updated_at: 'TIMESTAMP WITH TIME ZONE',
+      empty_metric: 'DOUBLE',
+    });
+    expect(await rowsOf(path, ['updated_at'])).toEqual(expectedRows(table));
+    const groups = (await duck.runAndReadAll(`SELECT count(DISTINCT row_group_id) AS n FROM parquet_metadata(${quoted(path)})`)).getRowObjectsJS();
+    expect(Number(groups[0]!.n)).toBe(4);
+  });
+
+  it('dictionary-encodes text and leaves numbers plain', async () => {
+    const path = join(dir, 'encodings.parquet');
+    await writeFile(path, toParquet(table));
+    const encodings = await encodingsOf(path);
+    expect(encodings.brand_name).toMatch(/RLE_DICTIONARY/);
+    expect(encodings.score).not.toMatch(/DICTIONARY/);
+  });
+
+  it('writes the same bytes uncompressed as compressed, as far as a reader can tell', async () => {
+    const path = join(dir, 'plain.parquet');
+    await writeParquet(table, path, { codec: 'UNCOMPRESSED' });
+    expect(await rowsOf(path, ['updated_at'])).toEqual(expectedRows(table));
+  });
+
+  it('writes sorted and filtered tables, and an empty one with its columns', async () => {
+    const path = join(dir, 'sorted.parquet');
+    const sorted = table.where({ score: { notNull: true }, year: { gte: 2022 } }).sortBy([{ column: 'score', descending: true }, 'id']);
+    await writeParquet(sorted, path);
+    expect(await rowsOf(path, ['updated_at'])).toEqual(expectedRows(sorted));
+    const emptyPath = join(dir, 'empty.parquet');
+    await writeParquet(table.where({ id: -1 }), emptyPath);
+    expect(Object.keys(await typesOf(emptyPath))).toEqual(table.columnNames);
+    expect(await rowsOf(emptyPath)).toEqual([]);
+  });
+
+  it('replaces a file atomically and names the path when the folder is missing', async () => {
+    const path = join(dir, 'replace.parquet');
+    await writeFile(path, 'old');
+    await writeParquet(table.head(3), path);
+    expect((await readFile(path)).subarray(0, 4).toString()).toBe('PAR1');
+    await expect(writeParquet(table, join(dir, 'missing', 'x.parquet'))).rejects.toThrow(/missing\/x\.parquet/);
+  });
+
+  it('keeps the whole int range and the kinds of a hand-built table', async () => {
+    const t = new FrameTable(
+      [
+        ['i', { kind: 'int', values: Int32Array.from([2147483647, -2147483647, 0]) }],
+        ['f', { kind: 'float', values: Float64Array.from([Number.MAX_VALUE, -0.1, 5e-324]) }],
+      ],
+      3,
+      { source: 'hand', notes: [] },
+    );
+    const path = join(dir, 'extremes.parquet');
+    await writeParquet(t, path);
+    expect(await rowsOf(path)).toEqual([
+      { i: 2147483647, f: Number.MAX_VALUE },
+      { i: -2147483647, f: -0.1 },
+      { i: 0, f: 5e-324 },
+    ]);
+  });
+});
+
+describe('fromParquet / readParquet', () => {
+  const table = toTable(records, { metricColumns: ['empty_metric'] });
+  const contents = (t: FrameTable<object, FrameMeta>) => t.columnNames.map((name) => [name, t.kindOf(name), t.values(name)]);
+
+  it('reads back what toParquet wrote: columns, kinds, values, nulls and metadata', async () => {
+    const back = await fromParquet(toParquet(table, { rowGroupSize: 256 }));
+    expect(contents(back)).toEqual(contents(table));
+    expect(back.meta).toEqual(table.meta);
+  });
+
+  it('reads a file DuckDB wrote, and only the columns asked for', async () => {
+    const path = join(dir, 'duck.parquet');
+    await duck.run(
+      `COPY (SELECT i::INTEGER AS id, CASE WHEN i % 3 = 0 THEN NULL ELSE (i * 0.5)::DOUBLE END AS score, (i * 0.25)::DECIMAL(6, 2) AS share, 'm' || (i % 4) AS market, i % 2 = 0 AS even, TIMESTAMP '2024-01-01' + INTERVAL (i) DAY AS day FROM range(10) t(i)) TO ${quoted(path)} (FORMAT parquet)`,
+    );
+    const back = await readParquet(path);
+    expect(back.columnNames.map((c) => back.kindOf(c))).toEqual(['int', 'float', 'float', 'string', 'bool', 'date']);
+    expect(back.values('share').slice(0, 3)).toEqual([0, 0.25, 0.5]);
+    expect(back.values('score')).toEqual([null, 0.5, 1, null, 2, 2.5, null, 3.5, 4, null]);
+    expect(back.values('market').slice(0, 5)).toEqual(['m0', 'm1', 'm2', 'm3', 'm0']);
+    expect((back.get('day', 2) as Date).toISOString()).toBe('2024-01-03T00:00:00.000Z');
+    expect((await readParquet(path, { columns: ['market', 'id'] })).columnNames).toEqual(['market', 'id']);
+    await expect(readParquet(path, { columns: ['nope'] })).rejects.toThrow(/Missing: nope/);
+  });
+});
+
+describe('the CLI writes Parquet', () => {
+  async function cli(argv: string[]) {
+    let stderr = '';
+    const code = await run(argv, {
+      stdout: { write: () => true },
+      stderr: { write: (chunk: string) => (stderr += chunk) },
+      env: { BRANDSCAPE_BASE_URL: emulator.url, BRANDSCAPE_TOKEN: emulator.token },
+      signal: new AbortController().signal,
+      cwd: dir,
+    });
+    return { code, stderr };
+  }
+
+  it('fetch --out x.parquet: the rows as a typed table, metrics as floats', async () => {
+    const r = await cli(['fetch', 'brandscape-data', '--filter', 'country_code=GB', '--filter', 'year_number=2024', '--filter', 'audiences=1', '--metric-keys', 'esteem', '--include', 'brand,sector', '--per-page', '100', '--out', 'gb.parquet']);
+    expect(r.stderr).toMatch(/into gb\.parquet/);
+    expect(r.code).toBe(0);
+    const path = join(dir, 'gb.parquet');
+    const types = await typesOf(path);
+    expect(types).toMatchObject({ id: 'INTEGER', brand_id: 'INTEGER', brand_name: 'VARCHAR', global_brand_name: 'VARCHAR', sector_name: 'VARCHAR', esteem_rank: 'DOUBLE', esteem_c: 'DOUBLE' });
+    const rows = await rowsOf(path);
+    const client = (await import('../../src/client/create-client.js')).createClient({ baseUrl: emulator.url, token: emulator.token });
+    const direct = await client.brandscape.all({ filter: { country_code: 'GB', year_number: 2024, audiences: 1 }, metricKeys: ['esteem'], include: ['brand', 'sector'] });
+    expect(rows.length).toBe(direct.length);
+    expect(rows.map((x) => [x.id, x.brand_id, x.global_brand_name, x.esteem_rank])).toEqual(direct.map((d) => [d.id, d.brand_id, d.brand?.name ?? null, d.esteem_rank ?? null]));
+  });
+
+  it('compare --out x.parquet: the long form with its columns typed', async () => {
+    const r = await cli(['compare', '--brands', 'Verion,Helos', '--markets', 'GB,US', '--metrics', 'esteem', '--out', 'veros.parquet', '--out', 'veros.csv']);
+    expect(r.stderr).toMatch(/Wrote veros\.parquet/);
+    expect(r.code).toBe(0);
+    const rows = await rowsOf(join(dir, 'veros.parquet'));
+    const csv = (await readFile(join(dir, 'veros.csv'), 'utf8')).trim().split('\n');
+    expect(rows.length).toBe(csv.length - 1);
+    expect(Object.keys(rows[0]!)).toEqual(csv[0]!.split(','));
+    const types = await typesOf(join(dir, 'veros.parquet'));
+    expect(types).toMatchObject({ brand_id: 'INTEGER', year: 'INTEGER', value: 'DOUBLE', market: 'VARCHAR', markets_compared: 'INTEGER' });
+  });
+
+  it('refuses Parquet on stdout, and an unknown extension still names the known ones', async () => {
+    const r = await cli(['fetch', 'brands', '--format', 'parquet']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/written to a file, not to the terminal/);
+    const x = await cli(['fetch', 'brands', '--out', 'b.xls']);
+    expect(x.code).toBe(2);
+    expect(x.stderr).toMatch(/\.parquet/);
+  });
+});
