@@ -9,6 +9,7 @@ import { entityNoun } from './entity-names.js';
 import { measureText } from './measure-text.js';
 import { type BrandPillars, type PillarRow, type PillarSelection, pillarValues } from './pillar-values.js';
 import { type Box, placeLabels } from './place-labels.js';
+import { quadrantCaptions, quadrantFrame } from './quadrant-frame.js';
 import { uniqueLabels } from './truncate-label.js';
 
 /**
@@ -75,12 +76,6 @@ export function powerGrid(rows: readonly PillarRow[], options: PowerGridOptions 
   const pad = 6;
   const captionH = Math.ceil(font * 1.15);
   const captionW = (text: string): number => Math.ceil(measureText(text, font, true)) + 2;
-  const quadrants = [
-    { text: POWER_GRID_QUADRANTS.niche, x: 1, y: 99, align: 'left' as const, baseline: 'top' as const },
-    { text: POWER_GRID_QUADRANTS.leadership, x: 99, y: 99, align: 'right' as const, baseline: 'top' as const },
-    { text: POWER_GRID_QUADRANTS.new, x: 1, y: 1, align: 'left' as const, baseline: 'bottom' as const },
-    { text: POWER_GRID_QUADRANTS.eroded, x: 99, y: 1, align: 'right' as const, baseline: 'bottom' as const },
-  ];
   const reserved: Box[] = [
     { x0: 0, y0: 0, x1: captionW(POWER_GRID_QUADRANTS.niche) + pad, y1: captionH + pad },
     { x0: width - captionW(POWER_GRID_QUADRANTS.leadership) - pad, y0: 0, x1: width, y1: captionH + pad },
@@ -144,18 +139,7 @@ export function powerGrid(rows: readonly PillarRow[], options: PowerGridOptions 
     width,
     height,
     layer: [
-      {
-        data: { values: [{ at: split }] },
-        layer: [
-          { mark: { type: 'rule', color: CHART_COLOURS.quadrant, strokeWidth: 1.5 }, encoding: { x: xOf('at') } },
-          { mark: { type: 'rule', color: CHART_COLOURS.quadrant, strokeWidth: 1.5 }, encoding: { y: yOf('at') } },
-        ],
-      },
-      ...quadrants.map((q) => ({
-        data: { values: [q] },
-        mark: { type: 'text' as const, align: q.align, baseline: q.baseline, fontWeight: 'bold' as const, fontSize: font, color: CHART_COLOURS.muted },
-        encoding: { x: xOf('x'), y: yOf('y'), text: { field: 'text', type: 'nominal' as const } },
-      })),
+      ...quadrantFrame(split, quadrantCaptions(POWER_GRID_QUADRANTS), xOf, yOf, font),
       {
         data: { values },
         layer: [

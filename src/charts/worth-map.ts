@@ -10,6 +10,7 @@ import { CHART_COLOURS, CHART_FONT_SIZES, CHART_PALETTE, chartTheme } from './ch
 import { measureText } from './measure-text.js';
 import { type Box, placeLabels } from './place-labels.js';
 import { POWER_GRID_QUADRANTS } from './power-grid.js';
+import { quadrantCaptions, quadrantFrame } from './quadrant-frame.js';
 import { uniqueLabels } from './truncate-label.js';
 
 interface Point {
@@ -78,12 +79,6 @@ export function worthMapChart(map: BrandWorthMap | CategoryWorthMap, options: Ch
   });
   const xOf = (field: string) => ({ field, type: 'quantitative' as const, title: map.x_label ?? 'Brand stature', scale: { domain: [0, 100], nice: false } });
   const yOf = (field: string) => ({ field, type: 'quantitative' as const, title: map.y_label ?? 'Brand strength', scale: { domain: [0, 100], nice: false } });
-  const corners = [
-    { text: POWER_GRID_QUADRANTS.niche, x: 1, y: 99, align: 'left' as const, baseline: 'top' as const },
-    { text: POWER_GRID_QUADRANTS.leadership, x: 99, y: 99, align: 'right' as const, baseline: 'top' as const },
-    { text: POWER_GRID_QUADRANTS.new, x: 1, y: 1, align: 'left' as const, baseline: 'bottom' as const },
-    { text: POWER_GRID_QUADRANTS.eroded, x: 99, y: 1, align: 'right' as const, baseline: 'bottom' as const },
-  ];
   const labelLayer = (align: 'left' | 'right' | 'center') => ({
     transform: [{ filter: `datum.label_align === '${align}'` }],
     mark: { type: 'text' as const, align, baseline: 'middle' as const, fontSize: font, color: '#333333', aria: false },
@@ -97,18 +92,7 @@ export function worthMapChart(map: BrandWorthMap | CategoryWorthMap, options: Ch
     width,
     height,
     layer: [
-      {
-        data: { values: [{ at: 50 }] },
-        layer: [
-          { mark: { type: 'rule', color: CHART_COLOURS.quadrant, strokeWidth: 1.5 }, encoding: { x: xOf('at') } },
-          { mark: { type: 'rule', color: CHART_COLOURS.quadrant, strokeWidth: 1.5 }, encoding: { y: yOf('at') } },
-        ],
-      },
-      ...corners.map((q) => ({
-        data: { values: [q] },
-        mark: { type: 'text' as const, align: q.align, baseline: q.baseline, fontWeight: 'bold' as const, fontSize: font, color: CHART_COLOURS.muted },
-        encoding: { x: xOf('x'), y: yOf('y'), text: { field: 'text', type: 'nominal' as const } },
-      })),
+      ...quadrantFrame(50, quadrantCaptions(POWER_GRID_QUADRANTS), xOf, yOf, font),
       {
         data: { values },
         layer: [
