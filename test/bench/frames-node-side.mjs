@@ -1,5 +1,6 @@
 // The toolkit side of the frames benchmark (run in its own process by frames.bench.mjs): the same
 // records as frames-pandas.py, the same work, through the built package. Prints one JSON line.
+import { writeFileSync } from 'node:fs';
 import { groupBy, pivot, toParquet, toTable } from '../../dist/index.js';
 import { sortOrderOf } from '../../dist/frames/sort-by.js';
 import { METRICS, records } from './frames-data.mjs';
@@ -25,6 +26,7 @@ function timed(fn, runs) {
 let recs = records(N);
 const [buildMs, table] = timed(() => toTable(recs, { metricColumns: METRICS }), BUILD_RUNS);
 const group = () => groupBy(table, ['country_id', 'brand_id'], { columns: METRICS });
+const groupYear = () => groupBy(table, ['country_id', 'year_id'], { columns: METRICS });
 const pivotTable = () => pivot(table, { index: 'country_id', columns: 'year_id', values: 'm0_rank' });
 // First with the 1,000,000 records still referenced (as in a notebook that keeps them): every
 // major garbage collection then marks them (31M heap objects: each double field is boxed).
@@ -36,6 +38,7 @@ const [pivotAliveMs] = timed(pivotTable, RUNS);
 recs = undefined;
 globalThis.gc?.();
 const [groupMs, means] = timed(group, RUNS);
+const [groupYearMs, yearMeans] = timed(groupYear, RUNS);
 const [pivotMs, wide] = timed(pivotTable, RUNS);
 
 // Typed filter and sort (issue 16), each against the hand-written ideal over the same typed arrays:
@@ -88,6 +91,8 @@ const tenth = table.head(Math.floor(table.length / 10));
 const [filterTenthMs] = timed(() => tenth.filter((r) => r.m0_rank >= 40 && r.is_duplicate === false), 1);
 const [parquetMs, parquetBytes] = timed(() => toParquet(table), 3);
 const [parquetPlainMs] = timed(() => toParquet(table, { codec: 'UNCOMPRESSED' }), 3);
+// For the independent read-back check (pyarrow, in frames.bench.mjs): the file as written.
+if (process.env.FRAMES_PARQUET_OUT) writeFileSync(process.env.FRAMES_PARQUET_OUT, parquetBytes);
 const m1 = sorted.numbers('m1_rank');
 let sortedOk = true;
 for (let i = 1; i < m1.length; i++) if (m1[i - 1] > m1[i] || (m1[i - 1] !== m1[i - 1] && m1[i] === m1[i])) sortedOk = false;
@@ -103,6 +108,11 @@ process.stdout.write(
     pivot_alive_ms: pivotAliveMs,
     groups: means.length,
     group_checksum: sum(METRICS.map((m) => means.numbers(m))),
+    group_year_ms: groupYearMs,
+    year_groups: yearMeans.length,
+    group_year_checksum: sum(METRICS.map((m) => yearMeans.numbers(m))),
+    table_rows: table.length,
+    table_checksum: sum(METRICS.map((m) => table.numbers(m))),
     pivot_shape: [wide.length, wide.columnNames.length - 1],
     pivot_checksum: sum(wide.columnNames.slice(1).map((c) => wide.numbers(c))),
     where_ms: whereMs,

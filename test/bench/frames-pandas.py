@@ -45,22 +45,26 @@ for p in range(0, N, 1000):
 
 build_ms, df = timed(lambda: pd.DataFrame(records), BUILD_RUNS)
 group = lambda: df.groupby(['country_id', 'brand_id'])[METRICS].mean()
+group_year = lambda: df.groupby(['country_id', 'year_id'])[METRICS].mean()
 pivot = lambda: df.pivot_table(index='country_id', columns='year_id', values='m0_rank', aggfunc='mean')
 # Same order as the toolkit side: with the records still referenced, then with them dropped.
 group_alive_ms, _ = timed(group, RUNS)
 pivot_alive_ms, _ = timed(pivot, RUNS)
 del records
 group_ms, means = timed(group, RUNS)
+group_year_ms, year_means = timed(group_year, RUNS)
 pivot_ms, wide = timed(pivot, RUNS)
 where_ms, kept = timed(lambda: df[(df['m0_rank'] >= 40) & (df['is_duplicate'] == False)], RUNS)
 sort_ms, sorted_df = timed(lambda: df.sort_values('m1_rank', kind='stable', na_position='last'), RUNS)
 sort2_ms, _ = timed(lambda: df.sort_values(['country_id', 'm2_rank'], ascending=[True, False], kind='stable', na_position='last'), RUNS)
 try:
     import io
-    parquet_ms, _ = timed(lambda: df.to_parquet(io.BytesIO()), 3)
+    # Snappy, pandas' default, as src/report/parquet.ts.
+    parquet_ms, _ = timed(lambda: df.to_parquet(io.BytesIO(), compression='snappy'), 3)
     parquet = 'pandas to_parquet'
 except ImportError as error:
-    parquet_ms, parquet = None, 'pandas cannot write Parquet here (no pyarrow or fastparquet: Debian packages neither)'
+    # Debian packages neither pyarrow nor fastparquet; the venv of the README's Development section has pyarrow.
+    parquet_ms, parquet = None, 'pandas cannot write Parquet with this Python (no pyarrow: use the venv of the README\'s Development section)'
 print(json.dumps({
     'where_ms': where_ms,
     'where_rows': len(kept),
@@ -72,6 +76,9 @@ print(json.dumps({
     'parquet': parquet,
     'build_ms': build_ms,
     'group_ms': group_ms,
+    'group_year_ms': group_year_ms,
+    'year_groups': len(year_means),
+    'group_year_checksum': float(np.nansum(year_means.to_numpy())),
     'pivot_ms': pivot_ms,
     'group_alive_ms': group_alive_ms,
     'pivot_alive_ms': pivot_alive_ms,

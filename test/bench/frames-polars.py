@@ -1,0 +1,93 @@
+"""The Python polars side of the frames benchmark: the same records as frames-data.mjs and
+frames-pandas.py, the same work. Run by frames.bench.mjs with the Python named by
+FRAMES_POLARS_PYTHON (default ~/.venvs/frames/bin/python; see the README's Development section).
+
+Prints one JSON line: median milliseconds of each operation, checksums of the results, and the
+process's peak resident memory.
+"""
+import io, json, os, resource, statistics, time
+import polars as pl
+
+N = int(os.environ.get('FRAMES_N', '1000000'))
+RUNS = int(os.environ.get('FRAMES_RUNS', '5'))
+BUILD_RUNS = int(os.environ.get('FRAMES_BUILD_RUNS', '3'))
+METRICS = [f"m{j}_rank" for j in range(30)]
+
+
+def page_json(start, end):
+    # Identical to frames-pandas.py and frames-data.mjs.
+    per_study = -(-N // 240)
+    parts = []
+    for i in range(start, end):
+        s = i // per_study
+        brand = 1 + (i * 7919) % 2400
+        cat = 1 + (i * 7) % 150
+        o = (f'{{"id":{i + 1},"study_id":{100 + s},"brand_id":{brand},"category_id":{cat},"audience_id":1,'
+             f'"country_id":{1 + s % 40},"year_id":{1 + s // 40},"brand_name":"Brand {brand}",'
+             f'"category_name":"Category {cat}","is_duplicate":{"true" if i % 5 == 0 else "false"}')
+        for j in range(30):
+            v = 'null' if (i + j) % 17 == 0 else repr(((i * 2654435761 + j * 40503) % 1001) / 10)
+            o += f',"{METRICS[j]}":{v}'
+        parts.append(o + '}')
+    return '[' + ','.join(parts) + ']'
+
+
+def timed(fn, runs):
+    times, result = [], None
+    for _ in range(runs):
+        t = time.perf_counter()
+        result = fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times), result
+
+
+def total(frame, columns):
+    # Null-skipping sum over the columns, like numpy's nansum on the pandas side.
+    return float(sum(frame[c].sum() or 0 for c in columns))
+
+
+records = []
+for p in range(0, N, 1000):
+    records.extend(json.loads(page_json(p, min(N, p + 1000))))
+
+build_ms, df = timed(lambda: pl.DataFrame(records), BUILD_RUNS)
+means_of = [pl.col(m).mean() for m in METRICS]
+group = lambda: df.group_by(['country_id', 'brand_id']).agg(means_of)
+group_year = lambda: df.group_by(['country_id', 'year_id']).agg(means_of)
+pivot = lambda: df.pivot(on='year_id', index='country_id', values='m0_rank', aggregate_function='mean')
+# Same order as the other sides: with the records still referenced, then with them dropped.
+group_alive_ms, _ = timed(group, RUNS)
+pivot_alive_ms, _ = timed(pivot, RUNS)
+del records
+group_ms, means = timed(group, RUNS)
+group_year_ms, year_means = timed(group_year, RUNS)
+pivot_ms, wide = timed(pivot, RUNS)
+where_ms, kept = timed(lambda: df.filter((pl.col('m0_rank') >= 40) & (pl.col('is_duplicate') == False)), RUNS)
+sort_ms, sorted_df = timed(lambda: df.sort('m1_rank', nulls_last=True, maintain_order=True), RUNS)
+sort2_ms, _ = timed(lambda: df.sort(['country_id', 'm2_rank'], descending=[False, True], nulls_last=True, maintain_order=True), RUNS)
+# src/report/parquet.ts writes Snappy pages by default; polars' own default is zstd.
+parquet_ms, _ = timed(lambda: df.write_parquet(io.BytesIO(), compression='snappy'), 3)
+print(json.dumps({
+    'build_ms': build_ms,
+    'group_ms': group_ms,
+    'group_year_ms': group_year_ms,
+    'pivot_ms': pivot_ms,
+    'group_alive_ms': group_alive_ms,
+    'pivot_alive_ms': pivot_alive_ms,
+    'groups': means.height,
+    'group_checksum': total(means, METRICS),
+    'year_groups': year_means.height,
+    'group_year_checksum': total(year_means, METRICS),
+    'pivot_shape': [wide.height, wide.width - 1],
+    'pivot_checksum': total(wide, [c for c in wide.columns if c != 'country_id']),
+    'where_ms': where_ms,
+    'where_rows': kept.height,
+    'where_checksum': total(kept, METRICS),
+    'sort_ms': sort_ms,
+    'sort2_ms': sort2_ms,
+    'sort_first_ids': [int(x) for x in sorted_df['id'][:5].to_list()],
+    'parquet_ms': parquet_ms,
+    'peak_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    'polars': pl.__version__,
+    'threads': pl.thread_pool_size(),
+}))
