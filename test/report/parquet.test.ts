@@ -1,7 +1,7 @@
 /**
  * Parquet files written here, read back by an independent reader: DuckDB (@duckdb/node-api, its
- * own C++ Parquet reader). Debian has neither pyarrow nor fastparquet, so pandas cannot read
- * Parquet on this machine; DuckDB from npm is the reader. Values, types and nulls must come back
+ * own C++ Parquet reader), from npm so that the tests need no Python (Debian's pandas has neither
+ * pyarrow nor fastparquet; the frames bench also reads a file back with pyarrow from a venv). Values, types and nulls must come back
  * exactly; text columns must be dictionary-encoded.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
