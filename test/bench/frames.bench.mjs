@@ -53,7 +53,7 @@ let polarsMissing;
 try {
   polars = await run(polarsPython, [here('./frames-polars.py')]);
 } catch (error) {
-  polarsMissing = `${polarsPython} could not run the polars side (${String(error.message).split('\n')[0].slice(0, 160)}); make the venv: ${VENV_HOW}, or set FRAMES_POLARS_PYTHON`;
+  polarsMissing = `polars not available: ${polarsPython} could not run the polars side (${String(error.message).split('\n')[0].slice(0, 160)}); make the venv: ${VENV_HOW}, or set FRAMES_POLARS_PYTHON`;
   process.stderr.write(`${polarsMissing}\n`);
 }
 const scratch = mkdtempSync(join(tmpdir(), 'frames-bench-'));
@@ -112,7 +112,7 @@ const vsPolars = (name, key, target, what) => {
   return report({ name, value: node[key] / polars[key], target, detail: `${node[key].toFixed(0)} ms vs polars ${polars[key].toFixed(0)} ms, ${pandasPart} (${what})` });
 };
 const runs = `median of ${env.FRAMES_RUNS ?? 5}`;
-vsPolars(`build table from ${rows} loaded records x 30 metrics, vs polars`, 'build_ms', 1.5, `toTable vs pl.DataFrame(records), median of ${env.FRAMES_BUILD_RUNS ?? 3}`);
+vsPolars(`build table from ${rows} loaded records x 30 metrics, vs polars`, 'build_ms', 1.5, `toTable vs pl.DataFrame(records), median of ${env.FRAMES_BUILD_RUNS ?? 3}; ${polarsWho}`);
 vsPolars('group by market x brand, mean of 30 metrics, vs polars', 'group_ms', 1.5, `${node.groups} groups, ${runs}`);
 vsPolars('group by market x year, mean of 30 metrics, vs polars', 'group_year_ms', 1.5, `${node.year_groups} groups, ${runs}`);
 vsPolars('pivot market x year (mean of one metric), vs polars', 'pivot_ms', 1.5, `${node.pivot_shape.join(' x ')}, ${runs}`);
