@@ -29,7 +29,7 @@ const ENTRY_POINTS = (() => {
 
 /**
  * Which layers each layer may import (its own always). Shared leaves: errors.ts, link-signals.ts,
- * option-checks.ts, version.ts.
+ * listen-http.ts, option-checks.ts, version.ts.
  */
 const RULES: LayerRules = {
   allowed: {
@@ -37,6 +37,7 @@ const RULES: LayerRules = {
     'link-signals.ts': [],
     'option-checks.ts': ['errors.ts'],
     'version.ts': [],
+    'listen-http.ts': [],
     schemas: ['errors.ts'],
     catalogue: ['schemas'],
     loader: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'catalogue'],
@@ -44,8 +45,8 @@ const RULES: LayerRules = {
     frames: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'schemas', 'catalogue', 'loader', 'client'],
     charts: ['errors.ts', 'schemas', 'frames'],
     report: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts'],
-    emulator: ['errors.ts', 'link-signals.ts', 'schemas', 'catalogue'],
-    webhooks: ['errors.ts', 'schemas', 'catalogue', 'client', 'report'],
+    emulator: ['errors.ts', 'link-signals.ts', 'listen-http.ts', 'schemas', 'catalogue'],
+    webhooks: ['errors.ts', 'listen-http.ts', 'schemas', 'catalogue', 'client', 'report'],
     // connect() starts the embedded emulator (loaded with import(), only when no service is set).
     notebook: ['errors.ts', 'loader', 'client', 'charts', 'emulator'],
     'index.ts': ['errors.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts', 'report', 'notebook', 'webhooks'],
@@ -107,7 +108,7 @@ describe('the checks themselves', () => {
     });
     expect(checkLayers(graph, { ...RULES, onlyFiles: { cli: ['index.ts', 'emulator/index.ts'] } })).toEqual([
       'loader/load-all.ts imports client/transport.ts: loader may import only errors.ts, link-signals.ts, option-checks.ts, catalogue',
-      'emulator/http/handler.ts imports client/query.ts: emulator may import only errors.ts, link-signals.ts, schemas, catalogue',
+      'emulator/http/handler.ts imports client/query.ts: emulator may import only errors.ts, link-signals.ts, listen-http.ts, schemas, catalogue',
       'cli/commands/fetch.ts imports client/create-client.ts: cli may import only index.ts, emulator/index.ts',
       'cli/commands/fetch.ts imports zod: cli may import only index.ts, emulator/index.ts',
       'cli/main.ts imports emulator/http/auth.ts: cli may import only index.ts, emulator/index.ts',

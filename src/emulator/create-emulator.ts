@@ -3,7 +3,8 @@
  * dataset. Tests start one on port 0; the CLI's `brandscape emulator` serves one until stopped.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { listenHttp } from '../listen-http.js';
 import { createDataset } from './dataset/dataset.js';
 import type { Dataset, PublishRequest, PublishResult } from './dataset/types.js';
 import { createAuth, DEFAULT_TOKEN, type TokenOptions } from './http/auth.js';
@@ -146,16 +147,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  baseUrl = `http://${host}:${address.port}`;
+  baseUrl = await listenHttp(server, options.port ?? 0, options.host ?? '127.0.0.1');
 
   return {
     url: baseUrl,

@@ -6,7 +6,7 @@
  * answer it did not get, and an error would only make it retry again and disable the webhook.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenHttp } from '../listen-http.js';
 import { createSerialQueue } from './serial-queue.js';
 import { createReplayGuard, verifyWebhook, type WebhookEvent } from './verify-webhook.js';
 
@@ -102,17 +102,9 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions): Pr
       (error: unknown) => answer(res, error instanceof TooLarge ? 413 : 400, error instanceof TooLarge ? 'Body too large.' : 'Unreadable body.'),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = await listenHttp(server, options.port ?? 0, options.host ?? '127.0.0.1');
   return {
-    url: `http://${host}:${address.port}`,
+    url,
     idle: () => queue.idle(),
     close: async () => {
       server.closeAllConnections();
