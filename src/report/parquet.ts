@@ -11,18 +11,42 @@
  * takes arrays of JS values and measured about 50 s for the benchmark's 1M x 40 table on this
  * machine (parquet-wasm, through Arrow IPC, about 15 s); this path takes a second or two.
  */
-import { ByteWriter, fileWriter, type Writer } from 'hyparquet-writer';
-import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
-import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
-import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
-import { snappyCompress } from 'hyparquet-writer/src/snappy.js';
+import type { ByteWriter, Writer } from 'hyparquet-writer';
 import { readFile } from 'node:fs/promises';
-import { parquetMetadata, parquetRead } from 'hyparquet';
 import type { ColumnChunk, DecodedArray, Encoding, FileMetaData, ParquetType, RowGroup, SchemaElement } from 'hyparquet';
 import { DataError } from '../errors.js';
 import { BOOL_NULL, FrameTable, INT_NULL, type FrameColumn, type FrameMeta } from '../frames/frame-table.js';
 import { textColumn } from '../frames/string-dictionary.js';
 import { writeFileAtomically } from './atomic-file.js';
+
+/**
+ * The Parquet libraries, imported on first use: about 50 modules that a command or a script which
+ * never writes Parquet should not load (importing the package stays fast).
+ */
+async function writerLib() {
+  const [main, datapage, encoding, metadata, snappy] = await Promise.all([
+    import('hyparquet-writer'),
+    import('hyparquet-writer/src/datapage.js'),
+    import('hyparquet-writer/src/encoding.js'),
+    import('hyparquet-writer/src/metadata.js'),
+    import('hyparquet-writer/src/snappy.js'),
+  ]);
+  return {
+    ByteWriter: main.ByteWriter,
+    fileWriter: main.fileWriter,
+    writePageHeader: datapage.writePageHeader,
+    writeRleBitPackedHybrid: encoding.writeRleBitPackedHybrid,
+    writeMetadata: metadata.writeMetadata,
+    snappyCompress: snappy.snappyCompress,
+  };
+}
+type WriterLib = Awaited<ReturnType<typeof writerLib>>;
+let loaded: Promise<WriterLib> | undefined;
+/** Set once `loadWriter()` resolved; the synchronous encoders below read it. */
+let lib: WriterLib;
+async function loadWriter(): Promise<void> {
+  lib = await (loaded ??= writerLib());
+}
 
 /** Rows per row group (and page): large enough for fast scans, small enough to encode a group at a time. */
 const ROW_GROUP = 131072;
@@ -149,7 +173,7 @@ function writeValues(out: Writer, column: FrameColumn, start: number, end: numbe
         if (x >= 0) codes[j++] = x;
       }
       out.appendUint8(bitWidth);
-      writeRleBitPackedHybrid(out, codes, bitWidth);
+      lib.writeRleBitPackedHybrid(out, codes, bitWidth);
       return;
     }
   }
@@ -165,7 +189,7 @@ const textEncoder = new TextEncoder();
 
 /** A column's dictionary page body: PLAIN byte arrays (4-byte length, UTF-8 bytes). */
 function dictionaryBody(dictionary: readonly string[]): Uint8Array {
-  const writer = new ByteWriter();
+  const writer = new lib.ByteWriter();
   for (const text of dictionary) {
     const bytes = textEncoder.encode(text);
     writer.appendUint32(bytes.length);
@@ -181,7 +205,7 @@ function pageBytes(column: FrameColumn, n: number): number {
 }
 
 function compress(codec: 'SNAPPY' | 'UNCOMPRESSED', bytes: Uint8Array): Uint8Array {
-  return codec === 'SNAPPY' ? snappyCompress(bytes) : bytes;
+  return codec === 'SNAPPY' ? lib.snappyCompress(bytes) : bytes;
 }
 
 function writeTable(table: FrameTable<object, FrameMeta>, writer: Writer, options: ParquetOptions): void {
@@ -210,8 +234,8 @@ function writeTable(table: FrameTable<object, FrameMeta>, writer: Writer, option
       if (dictionary) {
         dictionaryOffset = BigInt(writer.offset);
         const body = compress(codec, dictionary.body);
-        const header = new ByteWriter(64);
-        writePageHeader(header, {
+        const header = new lib.ByteWriter(64);
+        lib.writePageHeader(header, {
           type: 'DICTIONARY_PAGE',
           uncompressed_page_size: dictionary.body.length,
           compressed_page_size: body.length,
@@ -224,17 +248,17 @@ function writeTable(table: FrameTable<object, FrameMeta>, writer: Writer, option
       const dataOffset = BigInt(writer.offset);
       // Data page v1: definition levels (4-byte length + RLE/bit-packed), then the values.
       const { levels, nulls } = presenceOf(column, start, end);
-      const page = new ByteWriter(pageBytes(column, n));
+      const page = new lib.ByteWriter(pageBytes(column, n));
       const lengthAt = page.offset;
       page.appendUint32(0);
-      const levelBytes = writeRleBitPackedHybrid(page, levels, 1);
+      const levelBytes = lib.writeRleBitPackedHybrid(page, levels, 1);
       page.view.setUint32(lengthAt, levelBytes, true);
       writeValues(page, column, start, end, n - nulls, dictionary?.bitWidth ?? 0);
       const raw = page.getBytes();
       const body = compress(codec, raw);
       const encoding: Encoding = dictionary ? 'RLE_DICTIONARY' : 'PLAIN';
-      const header = new ByteWriter(64);
-      writePageHeader(header, {
+      const header = new lib.ByteWriter(64);
+      lib.writePageHeader(header, {
         type: 'DATA_PAGE',
         uncompressed_page_size: raw.length,
         compressed_page_size: body.length,
@@ -272,7 +296,7 @@ function writeTable(table: FrameTable<object, FrameMeta>, writer: Writer, option
     created_by: 'brandscape-kit',
     metadata_length: 0,
   } as FileMetaData;
-  writeMetadata(writer, metadata);
+  lib.writeMetadata(writer, metadata);
   writer.appendUint32(0x31524150); // PAR1
   writer.finish();
 }
@@ -281,13 +305,14 @@ function writeTable(table: FrameTable<object, FrameMeta>, writer: Writer, option
  * A table as the bytes of a Parquet file.
  *
  * @example
- * const bytes = toParquet(table); // Uint8Array, 'PAR1' ... 'PAR1'
+ * const bytes = await toParquet(table); // Uint8Array, 'PAR1' ... 'PAR1'
  */
-export function toParquet(table: FrameTable<object, FrameMeta>, options: ParquetOptions = {}): Uint8Array {
+export async function toParquet(table: FrameTable<object, FrameMeta>, options: ParquetOptions = {}): Promise<Uint8Array> {
+  await loadWriter();
   let size = 1 << 20;
   for (const [, column] of table.entries()) size += pageBytes(column, table.length) + (column.kind === 'string' ? column.dictionary.length * 16 : 0);
   // One buffer of about the file's size: a doubling buffer copied itself about 1 s on 1M x 40.
-  const writer = new ByteWriter(size);
+  const writer = new lib.ByteWriter(size);
   writeTable(table, writer, options);
   return writer.getBytes();
 }
@@ -301,8 +326,9 @@ export function toParquet(table: FrameTable<object, FrameMeta>, options: Parquet
  * // pandas: pd.read_parquet('brandscape.parquet'); polars: pl.read_parquet(...); DuckDB: SELECT * FROM 'brandscape.parquet'
  */
 export async function writeParquet(table: FrameTable<object, FrameMeta>, path: string, options: ParquetOptions = {}): Promise<void> {
+  await loadWriter();
   await writeFileAtomically(path, async (tempPath) => {
-    writeTable(table, fileWriter(tempPath), options);
+    writeTable(table, lib.fileWriter(tempPath), options);
   });
 }
 
@@ -372,10 +398,11 @@ function columnFrom(kind: FrameColumn['kind'], data: unknown[] | DecodedArray, n
  * `DataError` naming them (select the others with `columns`).
  *
  * @example
- * const table = await fromParquet(toParquet(table0)); // the same columns, kinds and values
+ * const table = await fromParquet(await toParquet(table0)); // the same columns, kinds and values
  */
 export async function fromParquet(bytes: Uint8Array, options: { columns?: readonly string[] } = {}): Promise<FrameTable> {
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const { parquetMetadata, parquetRead } = await import('hyparquet');
   const metadata = parquetMetadata(buffer);
   const leaves = metadata.schema.slice(1);
   const names = options.columns ? [...options.columns] : leaves.filter((e) => !e.num_children).map((e) => e.name);

@@ -63,6 +63,19 @@ describe.skipIf(!existsSync(bin))('what the built CLI loads', () => {
     expect(dist.filter((m) => m.startsWith('cli/commands/') && m !== 'cli/commands/fetch.js')).toEqual([]);
   });
 
+  it('compare loads the Parquet libraries only when it writes Parquet', async () => {
+    // The default world, where the README's brands are.
+    const full = await startEmulator({ seed: 1 });
+    const env = { BRANDSCAPE_BASE_URL: full.url, BRANDSCAPE_TOKEN: full.token };
+    const table = await modulesOf(['compare', '--brands', 'Veros', '--markets', 'GB,DE'], env);
+    expect(table.code).toBe(0);
+    expect(table.all.filter((u) => u.includes('/node_modules/hyparquet'))).toEqual([]);
+    const parquet = await modulesOf(['compare', '--brands', 'Veros', '--markets', 'GB,DE', '--out', join(dir, 'cmp.parquet')], env);
+    expect(parquet.code).toBe(0);
+    expect(parquet.all.some((u) => u.includes('/node_modules/hyparquet-writer/'))).toBe(true);
+    await full.close();
+  }, 60_000);
+
   it('fetch without a service: the emulator is loaded, because it is started', async () => {
     const { code, dist } = await modulesOf(['fetch', 'regions', '--format', 'ndjson', '--out', join(dir, 'emulated.ndjson')], { BRANDSCAPE_BASE_URL: '' });
     expect(code).toBe(0);

@@ -87,7 +87,7 @@ describe('toParquet / writeParquet read back by DuckDB', () => {
 
   it('dictionary-encodes text and leaves numbers plain', async () => {
     const path = join(dir, 'encodings.parquet');
-    await writeFile(path, toParquet(table));
+    await writeFile(path, await toParquet(table));
     const encodings = await encodingsOf(path);
     expect(encodings.brand_name).toMatch(/RLE_DICTIONARY/);
     expect(encodings.score).not.toMatch(/DICTIONARY/);
@@ -142,7 +142,7 @@ describe('fromParquet / readParquet', () => {
   const contents = (t: FrameTable<object, FrameMeta>) => t.columnNames.map((name) => [name, t.kindOf(name), t.values(name)]);
 
   it('reads back what toParquet wrote: columns, kinds, values, nulls and metadata', async () => {
-    const back = await fromParquet(toParquet(table, { rowGroupSize: 256 }));
+    const back = await fromParquet(await toParquet(table, { rowGroupSize: 256 }));
     expect(contents(back)).toEqual(contents(table));
     expect(back.meta).toEqual(table.meta);
   });

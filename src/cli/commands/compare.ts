@@ -176,7 +176,7 @@ async function writeOutputs(comparison: Comparison, outs: readonly { path: strin
       else if (out.kind === 'html') await writeFile(file.tempPath, await toHtml(spec!), 'utf8');
       else if (out.kind === 'png') await writeFile(file.tempPath, await renderPng(chart!, { scale: 2 }));
       else if (out.kind === 'svg') await writeFile(file.tempPath, await renderSvg(chart!), 'utf8');
-      else if (out.kind === 'parquet') await writeFile(file.tempPath, toParquet(recordsTable(comparison)));
+      else if (out.kind === 'parquet') await writeFile(file.tempPath, await toParquet(recordsTable(comparison)));
       else await writeFile(file.tempPath, recordsText(comparison, out.kind), 'utf8');
     }
     for (const file of staged) await file.commit();
