@@ -63,13 +63,16 @@ describe.skipIf(!existsSync(bin))('what the built CLI loads', () => {
     expect(dist.filter((m) => m.startsWith('cli/commands/') && m !== 'cli/commands/fetch.js')).toEqual([]);
   });
 
-  it('compare loads the Parquet libraries only when it writes Parquet', async () => {
+  it('compare loads its own entry point, and the Parquet libraries only when it writes Parquet', async () => {
     // The default world, where the README's brands are.
     const full = await startEmulator({ seed: 1 });
     const env = { BRANDSCAPE_BASE_URL: full.url, BRANDSCAPE_TOKEN: full.token };
     const table = await modulesOf(['compare', '--brands', 'Veros', '--markets', 'GB,DE'], env);
     expect(table.code).toBe(0);
     expect(table.all.filter((u) => u.includes('/node_modules/hyparquet'))).toEqual([]);
+    // A table on stdout needs brandscape-kit/compare, not the whole package (notebook, webhooks, writers).
+    expect(table.dist).not.toContain('index.js');
+    expect(table.dist).toContain('report/compare-entry.js');
     const parquet = await modulesOf(['compare', '--brands', 'Veros', '--markets', 'GB,DE', '--out', join(dir, 'cmp.parquet')], env);
     expect(parquet.code).toBe(0);
     expect(parquet.all.some((u) => u.includes('/node_modules/hyparquet-writer/'))).toBe(true);

@@ -15,21 +15,16 @@ import {
   comparisonChart,
   comparisonReport,
   fromOptionText,
-  renderPng,
-  renderSvg,
   stageFile,
-  toHtml,
   toOutputError,
-  toParquet,
   toTable,
-  writeXlsx,
   type FrameTable,
   type CompareBrandsOptions,
   type Comparison,
   type ReportTable,
   type ScoreType,
   type StagedFile,
-} from '../../index.js';
+} from '../../report/compare-entry.js';
 import { fromArgv, toNumber } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
 import { csvCell, shownPath } from '../output.js';
@@ -168,15 +163,18 @@ async function writeOutputs(comparison: Comparison, outs: readonly { path: strin
   const spec = outs.some((o) => o.kind === 'xlsx' || o.kind === 'html') ? comparisonReport(comparison) : undefined;
   const chart = outs.some((o) => o.kind === 'png' || o.kind === 'svg') ? comparisonChart(comparison) : undefined;
   const staged: StagedFile[] = [];
+  // The file writers (exceljs, vega, resvg, Parquet) are loaded only when a file needs them.
+  const writers = outs.some((o) => ['xlsx', 'html', 'png', 'svg', 'parquet'].includes(o.kind)) ? await import('../../index.js') : undefined;
+  const { writeXlsx, toHtml, renderPng, renderSvg, toParquet } = writers ?? ({} as Partial<typeof import('../../index.js')>);
   try {
     for (const out of outs) {
       const file = stageFile(out.path);
       staged.push(file);
-      if (out.kind === 'xlsx') await writeXlsx(spec!, file.tempPath, { sheets: { about: false, data: false } });
-      else if (out.kind === 'html') await writeFile(file.tempPath, await toHtml(spec!), 'utf8');
-      else if (out.kind === 'png') await writeFile(file.tempPath, await renderPng(chart!, { scale: 2 }));
-      else if (out.kind === 'svg') await writeFile(file.tempPath, await renderSvg(chart!), 'utf8');
-      else if (out.kind === 'parquet') await writeFile(file.tempPath, await toParquet(recordsTable(comparison)));
+      if (out.kind === 'xlsx') await writeXlsx!(spec!, file.tempPath, { sheets: { about: false, data: false } });
+      else if (out.kind === 'html') await writeFile(file.tempPath, await toHtml!(spec!), 'utf8');
+      else if (out.kind === 'png') await writeFile(file.tempPath, await renderPng!(chart!, { scale: 2 }));
+      else if (out.kind === 'svg') await writeFile(file.tempPath, await renderSvg!(chart!), 'utf8');
+      else if (out.kind === 'parquet') await writeFile(file.tempPath, await toParquet!(recordsTable(comparison)));
       else await writeFile(file.tempPath, recordsText(comparison, out.kind), 'utf8');
     }
     for (const file of staged) await file.commit();

@@ -1,0 +1,23 @@
+/**
+ * `brandscape-kit/compare`: ad-hoc comparisons of a few brands (`compareBrands`) and what their
+ * long form and chart need, without the rest of the package: a script or the `compare` command
+ * that prints a table loads far fewer modules than `brandscape-kit` does. The writers of
+ * files (workbook, HTML, PNG, Parquet) stay in `brandscape-kit`, imported when a file is asked for.
+ */
+export {
+  COMPARISON_RECORD_COLUMNS,
+  compareBrands,
+  comparisonChart,
+  comparisonReport,
+  type CompareBrandsOptions,
+  type Comparison,
+} from './compare-brands.js';
+export { checkOutputPath, stageFile, toOutputError, type StagedFile } from './atomic-file.js';
+export { cellColours } from './cell-colours.js';
+export { formatCell } from './format-cell.js';
+export type { ReportTable } from './report-spec.js';
+export { fromOptionText } from './template-params.js';
+export { UsageError } from '../errors.js';
+export type { FrameTable } from '../frames/frame-table.js';
+export { toTable } from '../frames/to-table.js';
+export { SCORE_TYPES, type ScoreType } from '../schemas/score-types.js';
