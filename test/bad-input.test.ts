@@ -146,6 +146,7 @@ const CLI_CASES: CliCase[] = [
   { name: 'compare: no brands', argv: ['compare', '--markets', 'GB,DE'], exit: 2, says: /--brands/ },
   { name: 'compare: a brand nobody is named', argv: ['compare', '--brands', 'Qwxyzzy Motors', '--markets', 'GB,DE'], exit: 2, says: /No brand is named 'Qwxyzzy Motors'/ },
   { name: 'compare: a brand name that fits several brands', argv: ['compare', '--brands', 'Cola', '--markets', 'GB,DE'], exit: 2, says: /could be any of/ },
+  { name: 'compare: a name that is only part of one brand\'s name', argv: ['compare', '--brands', 'Corvaton', '--markets', 'GB,DE'], exit: 2, says: /No brand is named exactly 'Corvaton'; one brand's name contains it:\n\s+\d+ Corvaton Motors/ },
   { name: 'compare: --by that is neither market nor year', argv: ['compare', '--brands', 'Veros', '--by', 'region'], exit: 2, says: /--by/ },
   { name: 'compare: one market and one year without --by', argv: ['compare', '--brands', 'Veros', '--markets', 'GB', '--years', '2024', '--by', 'market'], exit: 2, says: /market/ },
   { name: 'compare: a metric that does not exist', argv: ['compare', '--brands', 'Veros', '--markets', 'GB,DE', '--metrics', 'charisma'], exit: 2, says: /charisma/ },

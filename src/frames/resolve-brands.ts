@@ -24,14 +24,18 @@ export interface BrandCandidate {
   readonly markets: readonly string[];
 }
 
-/** A name that fits several brands: exit code 2, with the candidates listed. */
+/** A name that fits several brands, or only part of one brand's name: exit code 2, with the candidates listed. */
 export class AmbiguousBrandError extends UsageError {
   override name = 'AmbiguousBrandError';
   readonly brand: string;
   readonly candidates: readonly BrandCandidate[];
   constructor(brand: string, candidates: readonly BrandCandidate[]) {
     const list = candidates.map((c) => `${c.id} ${c.name}${c.markets.length > 0 ? ` (studied in ${c.markets.join(', ')})` : ''}`);
-    super(`The brand '${brand}' could be any of ${candidates.length} brands:\n  ${list.join('\n  ')}`, {
+    const head =
+      candidates.length === 1
+        ? `No brand is named exactly '${brand}'; one brand's name contains it:`
+        : `The brand '${brand}' could be any of ${candidates.length} brands:`;
+    super(`${head}\n  ${list.join('\n  ')}`, {
       hint: '\nGive the brand by id, or by its full name.',
     });
     this.brand = brand;
