@@ -41,11 +41,10 @@ async function writerLib() {
   };
 }
 type WriterLib = Awaited<ReturnType<typeof writerLib>>;
-let loaded: Promise<WriterLib> | undefined;
-/** Set once `loadWriter()` resolved; the synchronous encoders below read it. */
+/** Set by `loadWriter()` (Node caches the imports); the synchronous encoders below read it. */
 let lib: WriterLib;
 async function loadWriter(): Promise<void> {
-  lib = await (loaded ??= writerLib());
+  lib ??= await writerLib();
 }
 
 /** Rows per row group (and page): large enough for fast scans, small enough to encode a group at a time. */

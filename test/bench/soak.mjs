@@ -243,7 +243,7 @@ const rows = [
   ['wall time', `${loadSeconds.toFixed(0)} s of loads; ${served.length} requests served, ${faultsServed} of them faults`],
 ];
 const width = Math.max(...rows.map((r) => r[0].length));
-console.log(`\nFault soak: 10% faults (500/502/503/504/reset/truncate), scripted 429s and hangs, ${faulty.url ? 'a 100-per-2 s rate limit' : ''}, latency ${latency.latencyMs}±${latency.jitterMs} ms\n`);
+console.log(`\nFault soak: 10% faults (500/502/503/504/reset/truncate), scripted 429s and hangs, a 100-per-2 s rate limit, latency ${latency.latencyMs}±${latency.jitterMs} ms\n`);
 for (const [name, value] of rows) console.log(`${name.padEnd(width)}  ${value}`);
 const bad = tally.silentLosses + tally.duplicates + tally.mismatches + tally.hangs + unexpected + reports.halfWritten + reports.unreadable;
 console.log(bad === 0 ? '\nNo silent loss, duplicate, hang or half-written report.' : `\n${bad} problems: see above.`);

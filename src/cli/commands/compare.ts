@@ -164,17 +164,16 @@ async function writeOutputs(comparison: Comparison, outs: readonly { path: strin
   const chart = outs.some((o) => o.kind === 'png' || o.kind === 'svg') ? comparisonChart(comparison) : undefined;
   const staged: StagedFile[] = [];
   // The file writers (exceljs, vega, resvg, Parquet) are loaded only when a file needs them.
-  const writers = outs.some((o) => ['xlsx', 'html', 'png', 'svg', 'parquet'].includes(o.kind)) ? await import('../../index.js') : undefined;
-  const { writeXlsx, toHtml, renderPng, renderSvg, toParquet } = writers ?? ({} as Partial<typeof import('../../index.js')>);
+  const writers = () => import('../../index.js');
   try {
     for (const out of outs) {
       const file = stageFile(out.path);
       staged.push(file);
-      if (out.kind === 'xlsx') await writeXlsx!(spec!, file.tempPath, { sheets: { about: false, data: false } });
-      else if (out.kind === 'html') await writeFile(file.tempPath, await toHtml!(spec!), 'utf8');
-      else if (out.kind === 'png') await writeFile(file.tempPath, await renderPng!(chart!, { scale: 2 }));
-      else if (out.kind === 'svg') await writeFile(file.tempPath, await renderSvg!(chart!), 'utf8');
-      else if (out.kind === 'parquet') await writeFile(file.tempPath, await toParquet!(recordsTable(comparison)));
+      if (out.kind === 'xlsx') await (await writers()).writeXlsx(spec!, file.tempPath, { sheets: { about: false, data: false } });
+      else if (out.kind === 'html') await writeFile(file.tempPath, await (await writers()).toHtml(spec!), 'utf8');
+      else if (out.kind === 'png') await writeFile(file.tempPath, await (await writers()).renderPng(chart!, { scale: 2 }));
+      else if (out.kind === 'svg') await writeFile(file.tempPath, await (await writers()).renderSvg(chart!), 'utf8');
+      else if (out.kind === 'parquet') await writeFile(file.tempPath, await (await writers()).toParquet(recordsTable(comparison)));
       else await writeFile(file.tempPath, recordsText(comparison, out.kind), 'utf8');
     }
     for (const file of staged) await file.commit();
