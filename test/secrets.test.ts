@@ -5,7 +5,7 @@
  * on-disk cache and an event log. Everything printed, and every file written (workbooks unzipped),
  * is searched for the token. The failing paths are searched by the bad-input catalogue.
  */
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
@@ -77,7 +77,7 @@ describe('the token appears in nothing a command prints or writes', () => {
     { how: 'from .env, with spaces around it', env: { BRANDSCAPE_TOKEN: undefined }, dotEnv: true },
   ])('every command, token $how', async ({ env, dotEnv }) => {
     const cwd = await mkdtemp(join(dir, 'run-'));
-    await (await import('node:fs/promises')).mkdir(join(cwd, 'reports'));
+    await mkdir(join(cwd, 'reports'));
     if (dotEnv) await writeFile(join(cwd, '.env'), `BRANDSCAPE_TOKEN="  ${TOKEN}  "\n`);
     const printed: string[] = [];
     for (const command of COMMANDS) {

@@ -14,9 +14,12 @@ export type OutputFormat = 'json' | 'ndjson' | 'csv' | 'parquet';
 /** Extensions `fetch --out` writes, and the format of each. */
 export const RECORD_EXTENSIONS: Readonly<Record<string, OutputFormat>> = { '.json': 'json', '.ndjson': 'ndjson', '.jsonl': 'ndjson', '.csv': 'csv', '.parquet': 'parquet' };
 
+const OUTPUT_FORMATS: readonly string[] = ['json', 'ndjson', 'csv', 'parquet'] satisfies OutputFormat[];
+const isOutputFormat = (format: string | undefined): format is OutputFormat => format !== undefined && OUTPUT_FORMATS.includes(format);
+
 export function toOutputFormat(value: string | undefined, out: string | undefined): OutputFormat {
   const format = value ?? (out === undefined ? 'json' : RECORD_EXTENSIONS[extname(out).toLowerCase()]);
-  if (format !== 'json' && format !== 'ndjson' && format !== 'csv' && format !== 'parquet') {
+  if (!isOutputFormat(format)) {
     throw new UsageError(value === undefined ? `--out ${out ?? ''}: unknown extension; use ${Object.keys(RECORD_EXTENSIONS).join(', ')}.` : `--format is json, ndjson, csv or parquet, not '${format}'.`);
   }
   if (format === 'parquet' && out === undefined) {
