@@ -8,6 +8,7 @@ import { chartTheme } from './chart-theme.js';
 import { heatColour, legendLength } from './heat-colour.js';
 import { distinct, firstRow, pickOne } from './pick-one.js';
 import { uniqueLabels } from './truncate-label.js';
+import { compareNames } from '../frames/compare-names.js';
 
 /**
  * Options of `archetypeHeatmap`.
@@ -54,7 +55,7 @@ export function archetypeHeatmap(rows: readonly ArchetypeRow[], options: Archety
   const sortKey = options.sortBy !== undefined && options.sortBy !== 'name' ? options.sortBy : undefined;
   if (sortKey !== undefined) pickOne(picked.map((r) => r.archetype), sortKey, 'archetype', 'sortBy');
   const sortValue = new Map(picked.filter((r) => r.archetype === sortKey).map((r) => [r.brand_id, (useRank ? r.cultural_rank : r.cultural_score) ?? -Infinity]));
-  brandIds.sort((a, b) => (sortKey === undefined ? 0 : (sortValue.get(b) ?? -Infinity) - (sortValue.get(a) ?? -Infinity)) || (nameOf.get(a) ?? '').localeCompare(nameOf.get(b) ?? ''));
+  brandIds.sort((a, b) => (sortKey === undefined ? 0 : (sortValue.get(b) ?? -Infinity) - (sortValue.get(a) ?? -Infinity)) || compareNames(nameOf.get(a) ?? '', nameOf.get(b) ?? ''));
   const labels = uniqueLabels(brandIds.map((id) => ({ key: id, name: nameOf.get(id) ?? String(id) })), labelLength(options));
 
   const values = picked.flatMap((r) => {

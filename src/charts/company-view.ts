@@ -7,6 +7,7 @@ import { CHART_PALETTE, chartTheme } from './chart-theme.js';
 import { type MetricPanel, type MetricPanelOptions, inLastRow, metricList, metricPanels, panelColumns, panelTitle, scoreWords, sharedDomains } from './metric-panels.js';
 import { lineDomain, scoreFormat } from './metric-title.js';
 import { distinct, firstRow, pickOne } from './pick-one.js';
+import { compareNames } from '../frames/compare-names.js';
 
 /**
  * Options of `companyView`.
@@ -46,7 +47,7 @@ export function companyView(rows: readonly CompanyRollupRow[], options: CompanyV
   const picked = panels.flatMap((p) => p.rows);
   const first = firstRow(picked, 'company view');
   const useAverage = (options.price ?? 'average') === 'average';
-  const markets = distinct(picked.map((r) => r.market)).sort((a, b) => a.localeCompare(b));
+  const markets = distinct(picked.map((r) => r.market)).sort(compareNames);
   const years = distinct(picked.map((r) => r.year)).sort((a, b) => a - b);
 
   const prices = new Map<number, { price: number; currency: string | null }>();

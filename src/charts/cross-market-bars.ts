@@ -10,6 +10,7 @@ import { type MetricPanel, type MetricPanelOptions, metricList, metricPanels, pa
 import { barDomain, formatScore, scoreFormat } from './metric-title.js';
 import { distinct, firstRow, pickOne } from './pick-one.js';
 import { truncateLabel } from './truncate-label.js';
+import { compareNames } from '../frames/compare-names.js';
 
 /**
  * Options of `crossMarketBars`.
@@ -60,8 +61,8 @@ export function crossMarketBars(rows: readonly CrossMarketRow[], options: CrossM
     // United Kingdom for Lay's): the reader sees which brand the survey asked about.
     r.entity_name === name ? truncateLabel(r.market, 20) : `${truncateLabel(r.market, 20)} (${truncateLabel(r.entity_name, 18)})`;
   // Markets by the first panel's values, highest first; markets it lacks follow by name.
-  const byValue = (list: readonly CrossMarketRow[]) => [...list].sort((a, b) => (b.value ?? 0) - (a.value ?? 0) || a.market.localeCompare(b.market));
-  const order = distinct([...byValue(panels[0]?.rows ?? []), ...[...panels.flatMap((p) => p.rows)].sort((a, b) => a.market.localeCompare(b.market))].map(marketLabel));
+  const byValue = (list: readonly CrossMarketRow[]) => [...list].sort((a, b) => (b.value ?? 0) - (a.value ?? 0) || compareNames(a.market, b.market));
+  const order = distinct([...byValue(panels[0]?.rows ?? []), ...[...panels.flatMap((p) => p.rows)].sort((a, b) => compareNames(a.market, b.market))].map(marketLabel));
   const markets = distinct(panels.flatMap((p) => p.rows.map((r) => r.market))).length;
   const legend = distinct(panels.flatMap((p) => p.rows.map(positionOf))).length > 1;
 

@@ -13,6 +13,7 @@ import { metricLegendTitle, metricTitle, scoreFormat } from './metric-title.js';
 import { distinct, firstRow, pickOne } from './pick-one.js';
 import { SCORE_TYPES } from '../schemas/score-types.js';
 import { truncateLabel, uniqueLabels } from './truncate-label.js';
+import { compareNames } from '../frames/compare-names.js';
 
 /**
  * Options of `crossMarketHeatmap`.
@@ -65,10 +66,10 @@ export function crossMarketHeatmap(rows: readonly CrossMarketRow[], options: Cro
       const d = (means.get(b) ?? -Infinity) - (means.get(a) ?? -Infinity);
       if (d !== 0) return d;
     }
-    return (names.get(a) ?? '').localeCompare(names.get(b) ?? '');
+    return compareNames(names.get(a) ?? '', names.get(b) ?? '');
   });
   const labels = uniqueLabels(keys.map((key) => ({ key, name: names.get(key) ?? key })), max);
-  const markets = distinct(picked.map((r) => r.market)).sort((a, b) => a.localeCompare(b));
+  const markets = distinct(picked.map((r) => r.market)).sort(compareNames);
   // Long enough for names that wrap onto lines (`Bosnia and Herzegovina`); a cell holds about 9 characters a line.
   const marketLabels = new Map(markets.map((m) => [m, truncateLabel(m, 24)]));
   const cellWidth = options.cellWidth ?? 64;

@@ -12,6 +12,7 @@ import { type MetricPanel, type MetricPanelOptions, inLastRow, metricList, metri
 import { lineDomain, scoreFormat } from './metric-title.js';
 import { distinct, firstRow } from './pick-one.js';
 import { uniqueLabels } from './truncate-label.js';
+import { compareNames } from '../frames/compare-names.js';
 
 /**
  * Options of `crossYearLines`.
@@ -82,7 +83,7 @@ export function crossYearLines(rows: readonly CrossYearRow[], options: CrossYear
     .filter((p) => p.rows.length > 0);
   const picked = panels.flatMap((p) => p.rows);
   const first = firstRow(picked, 'cross-year line chart');
-  const markets = distinct(picked.map((r) => r.market)).sort((a, b) => a.localeCompare(b));
+  const markets = distinct(picked.map((r) => r.market)).sort(compareNames);
   const entities = distinct(picked.map(entityKey));
   const names = entityNames(picked);
   const max = labelLength(options);
@@ -270,7 +271,7 @@ function byLastValue(ordering: readonly CrossYearRow[], all: readonly CrossYearR
     const v = ends.get(key) ?? [];
     return v.length === 0 ? -Infinity : v.reduce((a, b) => a + b, 0) / v.length;
   };
-  return distinct(all.map(seriesKey)).sort((a, b) => endOf(b) - endOf(a) || a.localeCompare(b));
+  return distinct(all.map(seriesKey)).sort((a, b) => endOf(b) - endOf(a) || compareNames(a, b));
 }
 
 /**

@@ -8,6 +8,7 @@ import { SCORE_TYPES } from '../schemas/score-types.js';
 import { scoreFormat, scoreScale } from './metric-title.js';
 import { PILLARS, type PillarRow, type PillarSelection, pillarValues } from './pillar-values.js';
 import { uniqueLabels } from './truncate-label.js';
+import { compareNames } from '../frames/compare-names.js';
 
 /**
  * Options of `pillarsProfile`.
@@ -39,7 +40,7 @@ export function pillarsProfile(rows: readonly PillarRow[], options: PillarsProfi
     const v = PILLARS.map((p) => b.values[p]).filter((x): x is number => x !== null);
     return v.length === 0 ? -Infinity : v.reduce((a, c) => a + c, 0) / v.length;
   };
-  const brands = [...table.brands].sort((a, b) => (options.sort === 'name' ? 0 : mean(b) - mean(a)) || a.name.localeCompare(b.name));
+  const brands = [...table.brands].sort((a, b) => (options.sort === 'name' ? 0 : mean(b) - mean(a)) || compareNames(a.name, b.name));
   const labels = uniqueLabels(brands.map((b) => ({ key: b.key, name: b.name })), labelLength(options));
   const pillarOrder = PILLARS.map((p) => table.pillarNames[p]);
   const values = brands.flatMap((b) =>

@@ -11,6 +11,7 @@ import { type BrandPillars, type PillarRow, type PillarSelection, pillarValues }
 import { type Box, placeLabels } from './place-labels.js';
 import { quadrantCaptions, quadrantFrame } from './quadrant-frame.js';
 import { uniqueLabels } from './truncate-label.js';
+import { compareNames } from '../frames/compare-names.js';
 
 /**
  * Options of `powerGrid`.
@@ -83,7 +84,7 @@ export function powerGrid(rows: readonly PillarRow[], options: PowerGridOptions 
     { x0: width - captionW(POWER_GRID_QUADRANTS.eroded) - pad, y0: height - captionH - pad, x1: width, y1: height },
   ];
   // Strongest brands first: they get the best label spots.
-  const ordered = [...complete].sort((a, b) => b.strength + b.stature - (a.strength + a.stature) || a.brand.name.localeCompare(b.brand.name));
+  const ordered = [...complete].sort((a, b) => b.strength + b.stature - (a.strength + a.stature) || compareNames(a.brand.name, b.brand.name));
   const placed = placeLabels(
     ordered.map((c) => ({ x: px(c.stature), y: py(c.strength), text: labels.get(c.brand.key) ?? c.brand.name })),
     // Labels of brands near the right edge may run into the margin rather than be hidden.

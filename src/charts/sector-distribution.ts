@@ -10,6 +10,7 @@ import { type MetricPanel, type MetricPanelOptions, metricList, metricPanels, pa
 import { formatScore, lineDomain, scoreFormat } from './metric-title.js';
 import { distinct, firstRow, pickOne } from './pick-one.js';
 import { uniqueLabels } from './truncate-label.js';
+import { compareNames } from '../frames/compare-names.js';
 
 /**
  * Options of `sectorDistribution`.
@@ -135,7 +136,7 @@ function sectorOrder(
   for (const e of all) if (!byId.has(e.sector_id)) byId.set(e.sector_id, { name: e.sector_name, values: [] });
   // The median as the frames compute it (`quantileSorted`, numpy's `linear`), as in `sectorSummary`.
   const medians = new Map([...byId].map(([id, s]) => [id, s.values.length === 0 ? -Infinity : quantileSorted(s.values.sort((a, b) => a - b), 0.5)]));
-  const ids = [...byId.keys()].sort((a, b) => (medians.get(b) ?? 0) - (medians.get(a) ?? 0) || (byId.get(a)?.name ?? '').localeCompare(byId.get(b)?.name ?? ''));
+  const ids = [...byId.keys()].sort((a, b) => (medians.get(b) ?? 0) - (medians.get(a) ?? 0) || compareNames(byId.get(a)?.name ?? '', byId.get(b)?.name ?? ''));
   const labels = uniqueLabels(ids.map((id) => ({ key: id, name: byId.get(id)?.name ?? String(id) })), max);
   return { order: ids.map((id) => labels.get(id) ?? String(id)), labels };
 }

@@ -8,6 +8,7 @@ import type { MissingCell, MissingData } from './brandscape-input.js';
 import type { PeriodRows } from './period-cells.js';
 import type { PreparedBrandscape } from './prepare-brandscape.js';
 import type { MissingSelection } from './select-rows.js';
+import { compareNames } from './compare-names.js';
 
 /** The label of a period code (`year * 10 + quarter`): `2024`, or `2024 Q2` for a wave. */
 export function periodLabel(code: number): string {
@@ -41,7 +42,7 @@ export function missingCells(
     const study = prep.studies.get(prep.studyId[row]!)!;
     cells.set(key, { countryId: study.countryId, period: setup.period[row]!, market: study.market, code: study.countryCode });
   }
-  const ordered = [...cells.entries()].sort(([, a], [, b]) => a.market.localeCompare(b.market) || a.period - b.period);
+  const ordered = [...cells.entries()].sort(([, a], [, b]) => compareNames(a.market, b.market) || a.period - b.period);
   const out: MissingCell[] = [];
   for (const [entityId, keys] of present) {
     const markets = scope === 'own-markets' ? new Set([...keys].map((k) => Number(k.slice(0, k.indexOf(':'))))) : undefined;

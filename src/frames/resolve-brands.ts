@@ -6,6 +6,7 @@
  */
 import type { BrandscapeClient } from '../client/brandscape-client.js';
 import { UsageError } from '../errors.js';
+import { compareNames } from './compare-names.js';
 
 /** A brand as given, and the brand it names. */
 export interface ResolvedBrand {
@@ -145,7 +146,7 @@ async function nearestNames(client: Client, wanted: string, signal: AbortSignal 
     .filter((b) => b.name)
     .map((b) => ({ id: b.id, name: b.name!, d: distance(wanted, foldName(b.name!)) }))
     .filter((b) => b.d <= Math.max(3, Math.ceil(wanted.length / 3)))
-    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
+    .sort((a, b) => a.d - b.d || compareNames(a.name, b.name))
     .slice(0, 5)
     .map(({ id, name }) => ({ id, name }));
 }

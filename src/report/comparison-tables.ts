@@ -9,6 +9,7 @@ import type { FrameTable } from '../frames/frame-table.js';
 import type { CrossMarketRow, CrossYearRow, EntityKind } from '../frames/types.js';
 import type { ScoreType } from '../schemas/score-types.js';
 import type { ColourScale, ReportCell, ReportColumn, ReportTable } from './report-spec.js';
+import { compareNames } from '../frames/compare-names.js';
 
 /** The fixed points of a score type's colour scale (NOTES: ranks 0-100 around 50, ...). */
 export function scaleOf(scoreType: ScoreType): Pick<ColourScale, 'min' | 'mid' | 'max'> {
@@ -58,7 +59,7 @@ export interface CrossMarketTableOptions {
  */
 export function crossMarketTable(result: FrameTable<CrossMarketRow, CrossMarketMeta>, options: CrossMarketTableOptions = {}): ReportTable {
   const rows = result.rows();
-  const markets = options.markets ?? distinct(rows.map((r) => `${r.country_code}\u0000${r.market}`)).map((k) => ({ code: k.split('\u0000')[0]!, name: k.split('\u0000')[1]! })).sort((a, b) => a.name.localeCompare(b.name));
+  const markets = options.markets ?? distinct(rows.map((r) => `${r.country_code}\u0000${r.market}`)).map((k) => ({ code: k.split('\u0000')[0]!, name: k.split('\u0000')[1]! })).sort((a, b) => compareNames(a.name, b.name));
   const scoreType = rows[0]?.score_type ?? 'rank';
   const kind = rows[0]?.entity_kind ?? 'brand';
   const columns: ReportColumn[] = [
@@ -124,7 +125,7 @@ export function crossYearTable(result: FrameTable<CrossYearRow, CrossYearMeta>, 
     { key: 'change', header: 'Change', format: `change-${scoreType}` as const },
     { key: 'trend', header: 'Trend', format: 'text' },
   ];
-  const marketOrder = options.markets ? options.markets.map((m) => m.code) : distinct([...rows].sort((a, b) => a.market.localeCompare(b.market)).map((r) => r.country_code));
+  const marketOrder = options.markets ? options.markets.map((m) => m.code) : distinct([...rows].sort((a, b) => compareNames(a.market, b.market)).map((r) => r.country_code));
   const series = new Map<string, CrossYearRow[]>();
   for (const r of rows) {
     const key = `${r.entity_id}\u0000${r.country_code}\u0000${r.column}`;
@@ -182,7 +183,7 @@ function orderEntities<R extends { entity_id: number; global_name: string }>(row
       const pa = position.get(a.entity_id) ?? Infinity;
       const pb = position.get(b.entity_id) ?? Infinity;
       if (pa !== pb) return pa - pb;
-      return (score(b) ?? -Infinity) - (score(a) ?? -Infinity) || a.global_name.localeCompare(b.global_name);
+      return (score(b) ?? -Infinity) - (score(a) ?? -Infinity) || compareNames(a.global_name, b.global_name);
     })
     .map((r) => r.entity_id);
 }

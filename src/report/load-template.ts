@@ -7,6 +7,7 @@ import { basename, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
 import { fromTemplateText, type Template } from './resolve-template.js';
+import { compareNames } from '../frames/compare-names.js';
 
 const EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
 
@@ -34,7 +35,7 @@ async function filesIn(dir: string, origin: TemplateEntry['origin']): Promise<Te
   return names
     .filter((n) => (EXTENSIONS as readonly string[]).includes(extname(n)) && !n.startsWith('.'))
     .map((n) => ({ name: basename(n, extname(n)), path: join(dir, n), origin }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => compareNames(a.name, b.name));
 }
 
 /**
