@@ -7,7 +7,7 @@ import type * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { TemplateError, fromZodIssues, type TemplateProblem } from './template-error.js';
 import { toCalendarYear } from './latest-year.js';
-import { PARAMETER_SCHEMAS, describe, fromParameterText, parameterText, type ParameterType, type ParameterValue, type YearValue } from './template-params.js';
+import { describe, parameterValueSchema, fromParameterText, parameterText, type ParameterType, type ParameterValue, type YearValue } from './template-params.js';
 import {
   OUTPUT_FORMATS,
   crossMarketSection,
@@ -118,7 +118,7 @@ export function defineTemplate(document: unknown, name = 'inline', source = 'inl
       problems.push({ path: `parameters.${param}.default`, message: `missing; every parameter needs a default of type ${spec.type}` });
       continue;
     }
-    const value = PARAMETER_SCHEMAS[spec.type].safeParse(spec.default);
+    const value = parameterValueSchema(spec.type).safeParse(spec.default);
     if (!value.success) {
       problems.push(...fromZodIssues(value.error.issues, { input: document, prefix: ['parameters', param, 'default'], allowedKeys: () => undefined }));
       continue;
@@ -248,7 +248,7 @@ export function resolveTemplate(template: Template, overrides: Readonly<Record<s
     let value: ParameterValue = spec.default;
     if (given) {
       const raw = overrides[name];
-      const parsed = PARAMETER_SCHEMAS[spec.type].safeParse(typeof raw === 'string' ? fromParameterText(spec.type, raw) : raw);
+      const parsed = parameterValueSchema(spec.type).safeParse(typeof raw === 'string' ? fromParameterText(spec.type, raw) : raw);
       if (parsed.success) value = parsed.data;
       else for (const issue of parsed.error.issues) problems.push({ path: `-p ${name}`, message: `${issue.message} (a ${spec.type} parameter)` });
     }

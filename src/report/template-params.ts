@@ -33,47 +33,73 @@ export const PARAMETER_TYPES = ['string', 'strings', 'integer', 'number', 'boole
 
 const YEAR_TEXT = /^latest(?:-(\d{1,2}))?$/;
 
-/** A year: 1990-2100, `latest` or `latest-N`. */
-export const yearValue = z.union(
-  [
-    z.number().int().min(1990).max(2100),
-    z.string().regex(YEAR_TEXT).transform((v) => v as Exclude<YearValue, number>),
-  ],
-  { error: (issue) => `expected a year such as 2024, 'latest' or 'latest-1', got ${describe(issue.input)}` },
-);
+/** The value schemas the parameter types and the template schema share. */
+export interface ValueSchemas {
+  /** A year: 1990-2100, `latest` or `latest-N`. */
+  readonly yearValue: z.ZodType<YearValue>;
+  /** An ISO 3166-1 alpha-2 market code, upper-cased. */
+  readonly marketCode: z.ZodType<string, string>;
+  readonly positiveId: z.ZodType<number, number>;
+  readonly brandRef: z.ZodType<BrandRef>;
+}
 
-/** An ISO 3166-1 alpha-2 market code, upper-cased. */
-export const marketCode = z
-  .string({ error: (issue) => `expected a market code such as GB, got ${describe(issue.input)}` })
-  .regex(/^[A-Za-z]{2}$/, { error: (issue) => `${describe(issue.input)} is not a market code; use the two-letter ISO code, such as GB or DE` })
-  .transform((v) => v.toUpperCase());
+let values: ValueSchemas | undefined;
 
-export const positiveId = z
-  .number({ error: (issue) => `expected an id (a whole number), got ${describe(issue.input)}` })
-  .int({ error: (issue) => `expected an id (a whole number), got ${describe(issue.input)}` })
-  .positive({ error: (issue) => `expected an id (a positive whole number), got ${describe(issue.input)}` });
-
-export const brandRef = z.union([positiveId, z.string().trim().min(1)], {
-  error: (issue) => `expected a brand id or name, got ${describe(issue.input)}`,
-});
+/**
+ * The value schemas, built on first use: about thirty zod schemas with their own messages cost a
+ * few milliseconds to build, which `brandscape compare` (one `fromOptionText` call per option)
+ * should not pay for the types it never reads.
+ */
+export function valueSchemas(): ValueSchemas {
+  if (values) return values;
+  const yearValue = z.union(
+    [
+      z.number().int().min(1990).max(2100),
+      z.string().regex(YEAR_TEXT).transform((v) => v as Exclude<YearValue, number>),
+    ],
+    { error: (issue) => `expected a year such as 2024, 'latest' or 'latest-1', got ${describe(issue.input)}` },
+  );
+  const marketCode = z
+    .string({ error: (issue) => `expected a market code such as GB, got ${describe(issue.input)}` })
+    .regex(/^[A-Za-z]{2}$/, { error: (issue) => `${describe(issue.input)} is not a market code; use the two-letter ISO code, such as GB or DE` })
+    .transform((v) => v.toUpperCase());
+  const positiveId = z
+    .number({ error: (issue) => `expected an id (a whole number), got ${describe(issue.input)}` })
+    .int({ error: (issue) => `expected an id (a whole number), got ${describe(issue.input)}` })
+    .positive({ error: (issue) => `expected an id (a positive whole number), got ${describe(issue.input)}` });
+  const brandRef = z.union([positiveId, z.string().trim().min(1)], {
+    error: (issue) => `expected a brand id or name, got ${describe(issue.input)}`,
+  });
+  return (values = { yearValue, marketCode, positiveId, brandRef });
+}
 
 const nonEmpty = <T extends z.ZodType>(item: T, what: string) =>
   z.array(item, { error: (issue) => `expected a list of ${what}, got ${describe(issue.input)}` }).min(1, { error: `the list of ${what} is empty; give at least one` });
 
-/** The schema of each parameter type's values (as written in a template, after YAML/JSON parsing). */
-export const PARAMETER_SCHEMAS: { readonly [T in ParameterType]: z.ZodType<ParameterValues[T]> } = {
-  string: z.string({ error: (issue) => `expected text, got ${describe(issue.input)}` }),
-  strings: nonEmpty(z.string(), 'texts'),
-  integer: z.number({ error: (issue) => `expected a whole number, got ${describe(issue.input)}` }).int({ error: (issue) => `expected a whole number, got ${describe(issue.input)}` }),
-  number: z.number({ error: (issue) => `expected a number, got ${describe(issue.input)}` }).finite(),
-  boolean: z.boolean({ error: (issue) => `expected true or false, got ${describe(issue.input)}` }),
-  year: yearValue,
-  years: nonEmpty(yearValue, 'years'),
-  market: marketCode,
-  markets: nonEmpty(marketCode, 'market codes'),
-  brands: nonEmpty(brandRef, 'brands (ids or names)'),
-  ids: nonEmpty(positiveId, 'ids'),
+type SchemaOf<T extends ParameterType> = z.ZodType<ParameterValues[T]>;
+const parameterSchemas = new Map<ParameterType, z.ZodType>();
+
+/** How each type's schema is made (see `parameterValueSchema`). */
+const MAKE_SCHEMA: { readonly [T in ParameterType]: () => SchemaOf<T> } = {
+  string: () => z.string({ error: (issue) => `expected text, got ${describe(issue.input)}` }),
+  strings: () => nonEmpty(z.string(), 'texts'),
+  integer: () => z.number({ error: (issue) => `expected a whole number, got ${describe(issue.input)}` }).int({ error: (issue) => `expected a whole number, got ${describe(issue.input)}` }),
+  number: () => z.number({ error: (issue) => `expected a number, got ${describe(issue.input)}` }).finite(),
+  boolean: () => z.boolean({ error: (issue) => `expected true or false, got ${describe(issue.input)}` }),
+  year: () => valueSchemas().yearValue,
+  years: () => nonEmpty(valueSchemas().yearValue, 'years'),
+  market: () => valueSchemas().marketCode,
+  markets: () => nonEmpty(valueSchemas().marketCode, 'market codes'),
+  brands: () => nonEmpty(valueSchemas().brandRef, 'brands (ids or names)'),
+  ids: () => nonEmpty(valueSchemas().positiveId, 'ids'),
 };
+
+/** The schema of a parameter type's values (as written in a template, after YAML/JSON parsing), built on first use. */
+export function parameterValueSchema<T extends ParameterType>(type: T): SchemaOf<T> {
+  let schema = parameterSchemas.get(type) as SchemaOf<T> | undefined;
+  if (!schema) parameterSchemas.set(type, (schema = MAKE_SCHEMA[type]()));
+  return schema;
+}
 
 /** A short description of a value for messages: `'pie'`, `12`, `a list`, `nothing`. */
 export function describe(value: unknown): string {
@@ -166,7 +192,7 @@ export function parameterText(value: unknown): string {
  * fromOptionText('markets', 'gb, de', '--markets'); // ['GB', 'DE']
  */
 export function fromOptionText<T extends ParameterType>(type: T, text: string, option: string): ParameterValues[T] {
-  const parsed = PARAMETER_SCHEMAS[type].safeParse(fromParameterText(type, text));
+  const parsed = parameterValueSchema(type).safeParse(fromParameterText(type, text));
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const hint = type === 'years' && text.includes('..') ? { hint: 'A range runs between two years (2021..2024) or two latest years (latest-4..latest).' } : {};

@@ -9,7 +9,9 @@
  */
 import * as z from 'zod';
 import { SCORE_TYPES, type ScoreType } from '../schemas/score-types.js';
-import { PARAMETER_TYPES, brandRef, describe, marketCode, positiveId, yearValue, type ParameterType, type ParameterValue } from './template-params.js';
+import { PARAMETER_TYPES, describe, valueSchemas, type ParameterType, type ParameterValue } from './template-params.js';
+
+const { brandRef, marketCode, positiveId, yearValue } = valueSchemas();
 
 /** A list that must not be empty. */
 const listOf = <T extends z.ZodType>(item: T, what: string) =>
