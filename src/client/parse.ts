@@ -1,8 +1,9 @@
 /**
  * Parsing at the boundary (DESIGN.md rule 1): every answer is `unknown` until a zod schema accepts
  * it; a refusal becomes a ResponseShapeError naming the endpoint and the JSON path of the first
- * offending value. Page schemas are compiled once per shape (`z.compile`), which keeps validation
- * close to the cost of `JSON.parse` itself.
+ * offending value. A page shape's schema is compiled (`z.compile`) once the shape has parsed enough
+ * records to pay for the compiling, which keeps the validation of a large load close to the cost
+ * of `JSON.parse` itself.
  */
 import * as z from 'zod';
 import { ResponseShapeError, toJsonPath } from '../errors.js';
@@ -20,21 +21,44 @@ export function toShapeError(endpoint: string, error: z.ZodError): ResponseShape
   return new ResponseShapeError(endpoint, toJsonPath(issue?.path ?? []), issue ? describe(issue) : 'does not match the documented shape');
 }
 
-const pageSchemas = new WeakMap<z.ZodType, z.ZodType>();
+/**
+ * Records of one page shape parsed by the plain schema before the compiled one takes over.
+ * Compiling a page schema generates code for every field (several milliseconds for a record with
+ * includes), which the few small pages of a search, a study list or the metric catalogue never win
+ * back: a short command spent about a third of its parse time compiling. A load of 1,000-row pages
+ * wins it back on its first page, so it compiles at once.
+ */
+const COMPILE_AFTER = 1_000;
 
-/** The compiled schema of a list page whose records follow `record`. */
-export function pageSchemaOf<T extends z.ZodType>(record: T) {
-  let schema = pageSchemas.get(record);
-  if (!schema) {
-    schema = z.compile(z.object({ data: z.array(record), links: listLinks, meta: listMeta }));
-    pageSchemas.set(record, schema);
+interface PageSchemas {
+  readonly plain: z.ZodType;
+  compiled: z.ZodType | undefined;
+  /** Records of this shape parsed so far (counting the page about to be parsed). */
+  records: number;
+}
+
+const pageSchemas = new WeakMap<z.ZodType, PageSchemas>();
+
+/**
+ * The schema of a list page whose records follow `record`, for a page of `records` records: the
+ * plain one while this shape has parsed fewer than 1,000 records, then (from then on) the compiled
+ * one. Both accept and refuse the same input.
+ */
+export function pageSchemaOf<T extends z.ZodType>(record: T, records = COMPILE_AFTER) {
+  let schemas = pageSchemas.get(record);
+  if (!schemas) {
+    schemas = { plain: z.object({ data: z.array(record), links: listLinks, meta: listMeta }), compiled: undefined, records: 0 };
+    pageSchemas.set(record, schemas);
   }
-  return schema as z.ZodType<{ data: z.infer<T>[]; meta: z.infer<typeof listMeta> }>;
+  schemas.records += records;
+  if (schemas.compiled === undefined && schemas.records >= COMPILE_AFTER) schemas.compiled = z.compile(schemas.plain);
+  return (schemas.compiled ?? schemas.plain) as z.ZodType<{ data: z.infer<T>[]; meta: z.infer<typeof listMeta> }>;
 }
 
 /** Parses one list page. */
 export function fromListBody<T extends z.ZodType>(record: T, body: unknown, endpoint: string): ParsedPage<z.infer<T>> {
-  const result = pageSchemaOf(record).safeParse(body);
+  const rows = (body as { data?: unknown } | null)?.data;
+  const result = pageSchemaOf(record, Array.isArray(rows) ? rows.length : 0).safeParse(body);
   if (!result.success) throw toShapeError(endpoint, result.error);
   const { data, meta } = result.data;
   return { records: data, total: meta.total, lastPage: meta.last_page, perPage: meta.per_page, currentPage: meta.current_page };
