@@ -113,7 +113,8 @@ export type { BrandCandidate, ResolvedBrand } from './frames/resolve-brands.js';
 // Reports (templates -> data -> ReportSpec -> workbook and HTML; exceljs and the zip library load on first write)
 export { OutputError, checkOutputPath, stageFile, toOutputError, writeFileAtomically } from './report/atomic-file.js';
 export { SCALE_COLOURS, cellColours } from './report/cell-colours.js';
-export { COMPARISON_RECORD_COLUMNS, compareBrands, comparisonChart, comparisonReport } from './report/compare-brands.js';
+export { COMPARISON_RECORD_COLUMNS, compareBrands } from './report/compare-brands.js';
+export { comparisonChart, comparisonReport } from './report/comparison-report.js';
 export type {
   CompareBrandsOptions,
   CompareBy,

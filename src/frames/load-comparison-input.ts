@@ -6,7 +6,7 @@
  * cache, a file, or a test.
  */
 import type { BrandscapeClient, FetchAllOptions } from '../client/brandscape-client.js';
-import type { BrandscapeInput } from './brandscape-input.js';
+import type { BrandscapeInput, StudyRecord } from './brandscape-input.js';
 import type { CompanyInput } from './company-rollup.js';
 import type { RecordSink } from '../loader/types.js';
 import { TableBuilder } from './to-table.js';
@@ -30,6 +30,18 @@ export interface LoadComparisonOptions {
    * same years (the studies are given by id; the markets and years still name their context).
    */
   only?: { brands?: readonly number[]; companies?: readonly number[]; sectors?: readonly number[]; studies?: readonly number[] };
+  /**
+   * Studies already loaded with their country and year (`client.studies.all({ include: ['country',
+   * 'year'] })`) that cover the studies of the rows: given, they are not asked for again. A caller
+   * that chose the studies from such a list (as `compareBrands` does) saves a request.
+   */
+  studies?: readonly StudyRecord[];
+  /**
+   * Load the brands' own records (default true): `share_of_company`, which `companyRollup` weights
+   * by. The rows are loaded with their brand, sector and company included, so the comparisons need
+   * nothing else from them; `false` saves a request (always loaded with `companies`).
+   */
+  brandRecords?: boolean;
   /** Also load these companies with their annual results and stock prices (for `companyRollup`). */
   companies?: readonly number[];
   /** Loader options for the brandscape rows (progress, signal, concurrency). */
@@ -114,6 +126,7 @@ export async function loadComparisonInput(client: Client, options: LoadCompariso
     };
     const studyParams = { filter: { country_codes: codes, year_numbers: years }, include: ['country', 'year'] as const };
     const brandParams = { filter: { country_codes: codes, year_numbers: years, ...(brandIds ? { id: brandIds } : {}) }, include: ['company', 'sector'] as const };
+    const loadBrands = options.brandRecords !== false || options.companies !== undefined;
     const [catalogue, rows, studies, brands] = await Promise.all([
       client.metricCatalogue({ signal }).catch((error: unknown) => {
         controller.abort(error);
@@ -121,12 +134,12 @@ export async function loadComparisonInput(client: Client, options: LoadCompariso
       }),
       // The rows go straight into a table as the pages arrive (no million record objects kept).
       settle('brandscape-data', rowParams, client.brandscape.loadInto(rowParams, rowBuilder as RecordSink<never>, { ...options.load, signal }).then(() => rowBuilder)),
-      settle('studies', studyParams, client.studies.all(studyParams, { signal })),
-      settle('brands', brandParams, client.brands.all(brandParams, { signal })),
+      options.studies ?? settle('studies', studyParams, client.studies.all(studyParams, { signal })),
+      loadBrands ? settle('brands', brandParams, client.brands.all(brandParams, { signal })) : undefined,
     ]);
     // The comparisons read tables, and 1,000,000 loaded records left on the heap would make every
     // later garbage collection slower (see group-index.ts): the rows were built into one as they came.
-    const input: BrandscapeInput = { rows: rows.finishWith({ metricColumns: catalogue.columns.allColumns }), catalogue, studies, brands };
+    const input: BrandscapeInput = { rows: rows.finishWith({ metricColumns: catalogue.columns.allColumns }), catalogue, studies, ...(brands ? { brands } : {}) };
     if (!options.companies) return { ...input, queries };
     const ids = [...options.companies];
     const companyParams = { filter: { id: ids }, include: ['financials'] as const };

@@ -6,11 +6,7 @@
  * matrix and chart as the reports.
  */
 import type { BrandscapeClient, FetchAllOptions } from '../client/create-client.js';
-import { crossMarketBars } from '../charts/cross-market-bars.js';
-import { crossMarketHeatmap } from '../charts/cross-market-heatmap.js';
-import { crossYearLines } from '../charts/cross-year-lines.js';
-import type { ChartSpec } from '../charts/chart-spec.js';
-import { BrandscapeError, NotFoundError, UsageError } from '../errors.js';
+import { NotFoundError, UsageError } from '../errors.js';
 import type { MissingData } from '../frames/brandscape-input.js';
 import { crossMarket, type CrossMarketMeta } from '../frames/cross-market.js';
 import { crossYear, type CrossYearMeta } from '../frames/cross-year.js';
@@ -21,14 +17,13 @@ import { quarterOf } from '../frames/prepare-brandscape.js';
 import { foldName, resolveBrands, type ResolvedBrand } from '../frames/resolve-brands.js';
 import type { CrossMarketRow, CrossYearRow, TrendDirection } from '../frames/types.js';
 import { SCORE_TYPES, fromMetricColumn, toMetricColumn, type ScoreType } from '../schemas/score-types.js';
-import { toolkitVersion } from '../version.js';
-import { queriesTable, readingNotes, sourceText } from './build-report.js';
 import { crossMarketTable, crossYearTable, type MarketColumn } from './comparison-tables.js';
 import { latestYear, toCalendarYear } from './latest-year.js';
 import { sourceOf, type ReportSource } from './load-report-data.js';
 import { listText, missingDataNotes, plural } from './missing-data-notes.js';
-import type { AboutItem, ReportSpec, ReportTable } from './report-spec.js';
+import type { AboutItem, ReportTable } from './report-spec.js';
 import type { BrandRef, YearValue } from './template-params.js';
+import { compareNames } from '../frames/compare-names.js';
 
 /** The axis of a comparison: markets in one year, or years (per market). */
 export type CompareBy = 'market' | 'year';
@@ -417,7 +412,7 @@ export async function compareBrands(client: Client, options: CompareBrandsOption
   const codes = marketsGiven ?? candidates.filter((code) => studiedByBrands.some((s) => s.code === code && years.includes(s.year) && (waves || s.quarter === null)));
   const nameOf = new Map(studies.map((s) => [s.code, s.market]));
   const markets: MarketColumn[] = codes.map((code) => ({ code, name: nameOf.get(code) ?? code }));
-  if (!marketsGiven) markets.sort((a, b) => a.name.localeCompare(b.name));
+  if (!marketsGiven) markets.sort((a, b) => compareNames(a.name, b.name));
   const notes: string[] = [...(yearsGiven && !yearsGiven.some((y) => typeof y === 'string') ? [] : latest.notes)];
 
   // The studies: each market-year's full-year study, or (with waves) its quarterly waves.
@@ -448,6 +443,10 @@ export async function compareBrands(client: Client, options: CompareBrandsOption
     ...(metrics.metricKeys.length > 0 ? { metricKeys: metrics.metricKeys } : {}),
     ...(metrics.groupKeys.length > 0 ? { metricGroupKeys: metrics.groupKeys } : {}),
     only: { brands: brandIds, studies: chosen.map((s) => s.id) },
+    // The released studies loaded above cover the chosen ones; the rows carry the brands' names,
+    // sectors and companies (their includes), so neither is asked for again.
+    studies: studyRecords,
+    brandRecords: false,
     load: { ...signalOption, ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
   });
   queries.push(...input.queries);
@@ -677,70 +676,4 @@ function crossYearRecords(
     }
   }
   return out;
-}
-
-/**
- * The comparison's chart: a heatmap of brands x markets per metric (bars against the mean for one
- * brand) across markets, or lines over the periods per metric across years. Throws a DataError when there is nothing to draw.
- *
- * @example
- * await writeFile('pillars.png', await renderPng(comparisonChart(comparison), { scale: 2 }));
- */
-export function comparisonChart(comparison: Comparison): ChartSpec {
-  const title = { title: comparison.title };
-  if (comparison.by === 'year') return crossYearLines(comparison.result.rows(), title);
-  const rows = comparison.result.rows();
-  // One brand: bars against its mean read better than a one-row heatmap.
-  return new Set(rows.map((r) => r.entity_id)).size === 1 ? crossMarketBars(rows) : crossMarketHeatmap(rows, title);
-}
-
-/**
- * The comparison as a one-section `ReportSpec` (its table, chart and notes, and an About block of
- * what was asked, the studies and the queries), for `writeXlsx` (with `sheets: { about: false,
- * data: false }`: one sheet) and `writeHtml`. A chart that cannot be drawn leaves a note instead.
- *
- * @example
- * const spec = comparisonReport(comparison);
- * await writeXlsx(spec, 'pillars.xlsx', { sheets: { about: false, data: false } });
- */
-export function comparisonReport(comparison: Comparison, options: { generatedAt?: Date } = {}): ReportSpec {
-  const generatedAt = (options.generatedAt ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const notes = [...comparison.notes];
-  let chart: ChartSpec | null = null;
-  try {
-    chart = comparisonChart(comparison);
-  } catch (error) {
-    if (!(error instanceof BrandscapeError)) throw error;
-    notes.push(`The chart could not be drawn: ${error.message}`);
-  }
-  const { source } = comparison;
-  const items: AboutItem[] = [
-    { label: 'Comparison', value: comparison.title },
-    { label: 'Generated', value: generatedAt },
-    { label: 'Toolkit', value: `brandscape-kit ${toolkitVersion()}` },
-    { label: 'Data source', value: sourceText(source) },
-    { label: 'API version', value: source.apiVersion },
-    { label: 'Studies', value: comparison.studies.map((s) => `${s.id} ${s.market} ${s.period}`).join('; ') },
-  ];
-  const parameters: ReportTable = {
-    columns: [
-      { key: 'name', header: 'Parameter', format: 'text' },
-      { key: 'value', header: 'Value', format: 'text' },
-    ],
-    rows: comparison.asked.map((a) => [a.label, a.value]),
-    keyColumns: 1,
-    colourScales: [],
-  };
-  const empty: ReportTable = { columns: [], rows: [], keyColumns: 0, colourScales: [] };
-  return {
-    title: comparison.title,
-    description: comparison.summary,
-    template: 'compare',
-    madeBy: 'brandscape compare',
-    generatedAt,
-    about: { items, parameters, queries: queriesTable(comparison.queries) },
-    notes: [...readingNotes({ sections: [] }, comparison.audience.id), ...notes],
-    sections: [{ index: 1, kind: comparison.by === 'market' ? 'cross-market' : 'cross-year', title: comparison.title, description: comparison.summary, table: comparison.table, chart, notes, summary: comparison.summary }],
-    data: empty,
-  };
 }

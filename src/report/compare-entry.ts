@@ -1,14 +1,13 @@
 /**
  * `brandscape-kit/compare`: ad-hoc comparisons of a few brands (`compareBrands`) and what their
- * long form and chart need, without the rest of the package: a script or the `compare` command
- * that prints a table loads far fewer modules than `brandscape-kit` does. The writers of
- * files (workbook, HTML, PNG, Parquet) stay in `brandscape-kit`, imported when a file is asked for.
+ * long form need, without the rest of the package: a script or the `compare` command that prints a
+ * table loads far fewer modules than `brandscape-kit` does. The chart and report of a comparison
+ * (`comparisonChart`, `comparisonReport`) and the writers of files (workbook, HTML, PNG, Parquet)
+ * stay in `brandscape-kit`, imported when a file is asked for.
  */
 export {
   COMPARISON_RECORD_COLUMNS,
   compareBrands,
-  comparisonChart,
-  comparisonReport,
   type CompareBrandsOptions,
   type Comparison,
 } from './compare-brands.js';

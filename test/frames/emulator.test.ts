@@ -179,4 +179,25 @@ describe('frames on emulator data', () => {
     expect(input.rows.length).toBe(expected.length);
     expect(new Set((input.rows as FrameTable<object, FrameMeta>).values('study_id'))).toEqual(new Set([fullYear[0]!.id]));
   }, 60_000);
+
+  it('loadComparisonInput reuses studies it is given and skips the brand records when told, with the same comparison', async () => {
+    const studies = await client.studies.all({ filter: { country_codes: codes, released: true }, include: ['country', 'year'] });
+    const brands = [...new Set(raw.map((r) => r['brand_id'] as number))].slice(0, 5);
+    const asked = { countryCodes: codes, years: [2024], metricKeys: ['differentiation'], only: { brands } };
+    const loaded = await loadComparisonInput(client, asked);
+    emulator.clearRequests();
+    const lean = await loadComparisonInput(client, { ...asked, studies, brandRecords: false });
+    // Only the rows (and the metric catalogue, which this client has cached) were asked for.
+    expect(emulator.requests.map((r) => r.path).filter((p) => p !== '/api/v2/brand-metrics' && p !== '/api/v2/brand-metric-groups')).toEqual(['/api/v2/brandscape-data']);
+    expect(lean.queries.map((q) => q.resource)).toEqual(['brandscape-data']);
+    expect(lean.brands).toBeUndefined();
+    // The rows' own includes name the brands, so the comparison is the same.
+    const selection = { year: 2024, metrics: ['differentiation'], brands, missing: 'note' as const };
+    expect(crossMarket(lean, selection).rows()).toEqual(crossMarket(loaded, selection).rows());
+    // With companies the brand records are loaded all the same: companyRollup weights by their share.
+    emulator.clearRequests();
+    const company = raw.find((r) => r['company_id'] !== null)?.['company_id'] as number;
+    const withCompanies = await loadComparisonInput(client, { ...asked, studies, brandRecords: false, companies: [company] });
+    expect(withCompanies.queries.map((q) => q.resource)).toContain('brands');
+  }, 60_000);
 });

@@ -12,8 +12,6 @@ import {
   UsageError,
   checkOutputPath,
   compareBrands,
-  comparisonChart,
-  comparisonReport,
   fromOptionText,
   stageFile,
   toOutputError,
@@ -31,6 +29,7 @@ import { csvCell, shownPath } from '../output.js';
 import { createProgressBar } from '../progress.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
 import { colourModeOf, toTerminalTable } from '../terminal-table.js';
+import type { ChartSpec, ReportSpec } from '../../index.js';
 
 export const compareHelp = `Usage: brandscape compare --brands NAMES|IDS [options]
 
@@ -160,19 +159,22 @@ function tableText(comparison: Comparison, io: CliIo): string {
 
 /** Writes every --out file to a temporary file, then moves them all into place (or none, on failure). */
 async function writeOutputs(comparison: Comparison, outs: readonly { path: string; kind: FileKind }[]): Promise<void> {
-  const spec = outs.some((o) => o.kind === 'xlsx' || o.kind === 'html') ? comparisonReport(comparison) : undefined;
-  const chart = outs.some((o) => o.kind === 'png' || o.kind === 'svg') ? comparisonChart(comparison) : undefined;
-  const staged: StagedFile[] = [];
-  // The file writers (exceljs, vega, resvg, Parquet) are loaded only when a file needs them.
+  // The chart and report builders and the file writers (exceljs, vega, resvg, Parquet) are loaded
+  // only when a file needs them: a table on stdout loads none of them.
   const writers = () => import('../../index.js');
+  let spec: ReportSpec | undefined;
+  let chart: ChartSpec | undefined;
+  const reportOf = async () => (spec ??= (await writers()).comparisonReport(comparison));
+  const chartOf = async () => (chart ??= (await writers()).comparisonChart(comparison));
+  const staged: StagedFile[] = [];
   try {
     for (const out of outs) {
       const file = stageFile(out.path);
       staged.push(file);
-      if (out.kind === 'xlsx') await (await writers()).writeXlsx(spec!, file.tempPath, { sheets: { about: false, data: false } });
-      else if (out.kind === 'html') await writeFile(file.tempPath, await (await writers()).toHtml(spec!), 'utf8');
-      else if (out.kind === 'png') await writeFile(file.tempPath, await (await writers()).renderPng(chart!, { scale: 2 }));
-      else if (out.kind === 'svg') await writeFile(file.tempPath, await (await writers()).renderSvg(chart!), 'utf8');
+      if (out.kind === 'xlsx') await (await writers()).writeXlsx(await reportOf(), file.tempPath, { sheets: { about: false, data: false } });
+      else if (out.kind === 'html') await writeFile(file.tempPath, await (await writers()).toHtml(await reportOf()), 'utf8');
+      else if (out.kind === 'png') await writeFile(file.tempPath, await (await writers()).renderPng(await chartOf(), { scale: 2 }));
+      else if (out.kind === 'svg') await writeFile(file.tempPath, await (await writers()).renderSvg(await chartOf()), 'utf8');
       else if (out.kind === 'parquet') await writeFile(file.tempPath, await (await writers()).toParquet(recordsTable(comparison)));
       else await writeFile(file.tempPath, recordsText(comparison, out.kind), 'utf8');
     }
