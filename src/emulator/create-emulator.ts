@@ -28,7 +28,7 @@ export interface EmulatorOptions {
   dataset?: Dataset;
   /** Accepted tokens; a plain string or a token without scopes has every scope. Default: one token, `bsk-emulator-token`. */
   tokens?: readonly (string | TokenOptions)[];
-  /** Server-side delay per API request, in ms (default 0). */
+  /** How long each API request takes, in ms (default 0): the answer is sent this long after the request arrived, its work done meanwhile. */
   latencyMs?: number;
   /** Deterministic ± variation of the delay, in ms (default 0). */
   jitterMs?: number;

@@ -189,6 +189,37 @@ describe('faults (§20; DESIGN rule 7)', () => {
   });
 });
 
+describe('latency', () => {
+  it('is the time a request takes, its work included: concurrent requests work while they wait, and none answers sooner', async () => {
+    // The first page of a study computes the study's values (~100 ms here); the next page reuses
+    // them. Emulators of one seed share their computed values, so the two below read two studies.
+    const headers = { authorization: 'Bearer bsk-emulator-token' };
+    const pageOf = (base: string, study: number, page: number) => fetch(`${base}/api/v2/brandscape-data?filter%5Bstudies%5D=${study}&metric_group_keys=pillars,imagery&per_page=10&page=${page}`, { headers }).then((r) => r.arrayBuffer());
+    const plain = await createEmulator({ port: 0, rateLimit: 0 });
+    const studies = (await (await fetch(`${plain.url}/api/v2/studies?filter%5Breleased%5D=1&fields%5Bstudies%5D=id&sort=id&per_page=3`, { headers })).json()) as { data: { id: number }[] };
+    const [study, ...others] = studies.data.map((s) => s.id);
+    plain.clearRequests();
+    await pageOf(plain.url, study!, 1);
+    const work = plain.requests[0]!.durationMs;
+    await plain.close();
+    expect(work).toBeGreaterThanOrEqual(30);
+
+    const latencyMs = 800;
+    const slow = await createEmulator({ port: 0, rateLimit: 0, latencyMs });
+    try {
+      await Promise.all(others.flatMap((id) => [pageOf(slow.url, id, 1), pageOf(slow.url, id, 2)]));
+      const durations = slow.requests.map((r) => r.durationMs);
+      expect(durations).toHaveLength(4);
+      expect(Math.min(...durations)).toBeGreaterThanOrEqual(latencyMs - 1);
+      // Sleeping first and working after made the requests wait, after the latency, for the two
+      // studies' values to be computed one after the other (tens of ms each).
+      expect(Math.max(...durations)).toBeLessThan(latencyMs + 30);
+    } finally {
+      await slow.close();
+    }
+  }, 30_000);
+});
+
 describe('determinism (DESIGN rule 7)', () => {
   it('gives identical bytes for one seed and different data for another', async () => {
     const paths = [

@@ -19,7 +19,7 @@ Options:
   --brands N            Brands in the dataset (default 2434)
   --token NAME[:SCOPES] Accepted token, repeatable; SCOPES is a comma-separated list such as
                         'Brands: Read,Studies: Read' (a token without scopes has every scope)
-  --latency MS          Delay per request (default 0)
+  --latency MS          Time each request takes, its work included (default 0)
   --jitter MS           ± variation of the delay (default 0)
   --fault-rate R        Share of data requests that fail (500/502/503/504, reset, truncated), 0..1
   --rate-limit N        Requests per user per window (default 500; 0 disables)
