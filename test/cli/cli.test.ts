@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
+import { countText } from '../../src/cli/progress.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { startEmulator } from '../helpers/client-harness.js';
 
@@ -161,6 +162,12 @@ describe('brandscape fetch', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/answered 401/);
     expect(r.stderr).not.toContain('not-the-token-xyz');
+  });
+});
+
+describe('countText', () => {
+  it('writes counts as toLocaleString("en") does, without loading ICU', () => {
+    for (const n of [0, 7, 999, 1000, 32402, 1234567, -1234567, Number.MAX_SAFE_INTEGER, 12.5, -0.25]) expect(countText(n), String(n)).toBe(n.toLocaleString('en'));
   });
 });
 

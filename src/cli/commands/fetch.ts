@@ -18,7 +18,7 @@ import { checkOutputPath } from '../../report/atomic-file.js';
 import { fromArgv, toNumber } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
 import { RECORD_EXTENSIONS, createParquetSink, createRecordSink, toOutputFormat } from '../output.js';
-import { createProgressBar } from '../progress.js';
+import { countText, createProgressBar } from '../progress.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
 
 const resourceList = () =>
@@ -247,7 +247,7 @@ export async function runFetch(argv: readonly string[], io: CliIo): Promise<numb
   bar.done();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const partial = records < total ? ` (stopped at --max-pages: ${records} of ${total}; the output is incomplete)` : '';
-  io.stderr.write(`Fetched ${records.toLocaleString('en')} ${path} records in ${pages} pages (${seconds} s)${values.out ? ` into ${values.out}` : ''}${partial}.\n`);
+  io.stderr.write(`Fetched ${countText(records)} ${path} records in ${pages} pages (${seconds} s)${values.out ? ` into ${values.out}` : ''}${partial}.\n`);
   if (droppedColumns.size > 0) io.stderr.write(`Note: columns that appeared after the first page were left out of the CSV: ${[...droppedColumns].join(', ')}.\n`);
   return EXIT.ok;
 }
