@@ -24,6 +24,11 @@ import { compareNames } from '../frames/compare-names.js';
 export interface CrossMarketHeatmapOptions extends ChartOptions, MetricPanelOptions {
   /** Row order: by the entity's cross-market mean (of the first metric), highest first (default), or by name. */
   sort?: 'mean' | 'name';
+  /**
+   * Column order: market names (as the rows' `market` has them), e.g. the order of a table beside
+   * the chart; markets of the rows not named here follow by name. Default: by name.
+   */
+  markets?: readonly string[];
   /** Width of one cell in pixels. Default 64. */
   cellWidth?: number;
   /** Height of one cell in pixels. Default 26. */
@@ -69,7 +74,9 @@ export function crossMarketHeatmap(rows: readonly CrossMarketRow[], options: Cro
     return compareNames(names.get(a) ?? '', names.get(b) ?? '');
   });
   const labels = uniqueLabels(keys.map((key) => ({ key, name: names.get(key) ?? key })), max);
-  const markets = distinct(picked.map((r) => r.market)).sort(compareNames);
+  const present = distinct(picked.map((r) => r.market));
+  const named = (options.markets ?? []).filter((m) => present.includes(m));
+  const markets = [...new Set([...named, ...present.filter((m) => !named.includes(m)).sort(compareNames)])];
   // Long enough for names that wrap onto lines (`Bosnia and Herzegovina`); a cell holds about 9 characters a line.
   const marketLabels = new Map(markets.map((m) => [m, truncateLabel(m, 24)]));
   const cellWidth = options.cellWidth ?? 64;

@@ -121,7 +121,7 @@ function crossMarketSection(ctx: SectionContext, s: Extract<SectionSpec, { kind:
   });
   const notes = [...missingNotes(ctx, result.meta.missing), ...framesNotes(result.meta.notes)];
   const rows = result.rows();
-  const chart = s.chart === 'none' ? null : tryChart(() => (s.chart === 'bars' ? crossMarketBars(rows) : crossMarketHeatmap(rows)), notes);
+  const chart = s.chart === 'none' ? null : tryChart(() => (s.chart === 'bars' ? crossMarketBars(rows) : crossMarketHeatmap(rows, { markets: markets.map((m) => m.name) })), notes);
   const metrics = [...new Set(rows.map((r) => r.metric_name))];
   const entities = new Set(rows.map((r) => r.entity_id)).size;
   return {

@@ -26,7 +26,7 @@ export function comparisonChart(comparison: Comparison): ChartSpec {
   if (comparison.by === 'year') return crossYearLines(comparison.result.rows(), title);
   const rows = comparison.result.rows();
   // One brand: bars against its mean read better than a one-row heatmap.
-  return new Set(rows.map((r) => r.entity_id)).size === 1 ? crossMarketBars(rows) : crossMarketHeatmap(rows, title);
+  return new Set(rows.map((r) => r.entity_id)).size === 1 ? crossMarketBars(rows) : crossMarketHeatmap(rows, { ...title, markets: comparison.markets.map((m) => m.name) });
 }
 
 /**

@@ -47,6 +47,14 @@ describe('crossMarketHeatmap', () => {
     expect(sortOf(crossMarketHeatmap(f.crossMarketRows(), { sort: 'name' }), 'y')).toEqual([...order].sort((a, b) => a.localeCompare(b)));
   });
 
+  it('orders the markets by name, or as given (the table beside it), the rest by name after them', () => {
+    const markets = [...new Set(f.crossMarketRows().map((r) => r.market))];
+    const byName = [...markets].sort((a, b) => a.localeCompare(b, 'en'));
+    expect(sortOf(crossMarketHeatmap(f.crossMarketRows()), 'x')).toEqual(byName);
+    const given = [...byName].reverse().slice(0, 2);
+    expect(sortOf(crossMarketHeatmap(f.crossMarketRows(), { markets: [...given, 'Atlantis'] }), 'x')).toEqual([...given, ...byName.filter((m) => !given.includes(m))]);
+  });
+
   it('draws a grid per metric column unless `column` picks one, and names the choices when it is not there', () => {
     const rows = [...f.crossMarketRows(), ...f.crossMarketRows(undefined, { metric: 'esteem', metric_name: 'Esteem', score_type: 'rank', column: 'esteem_rank' })];
     expect(panelsOf(crossMarketHeatmap(rows)).map(panelTitleOf)).toEqual(['Differentiation (percentile rank)', 'Esteem (percentile rank)']);
