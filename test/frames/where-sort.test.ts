@@ -8,6 +8,8 @@ import { DataError } from '../../src/errors.js';
 import { FrameTable, INT_NULL, BOOL_NULL, type Cell, type FrameRow } from '../../src/frames/frame-table.js';
 import { textColumn } from '../../src/frames/string-dictionary.js';
 import { toTable } from '../../src/frames/to-table.js';
+import { isLocal } from '../../src/frames/permute-columns.js';
+import { sortOrderOf } from '../../src/frames/sort-by.js';
 
 const rows = [
   { id: 1, market: 'GB', year: 2024, score: 12.5, flag: true, seen_at: '2024-03-01T00:00:00Z' },
@@ -206,4 +208,38 @@ describe('where and sortBy agree with plain JavaScript on random tables', () => 
     });
     expect(t.sortBy(keys).values('row')).toEqual(expected.map((r) => r.row));
   });
+});
+
+describe('sortBy on a table large enough for the bucketed column gather', () => {
+  // 200,003 rows with ties and missing values in every column: sorting scatters the rows, so
+  // sortBy writes its columns with the two-pass gather of permute-columns.ts.
+  const t = randomTable(200_003, 11);
+  const plain = t.rows();
+  const columnNames = t.columnNames;
+
+  // Keys with many distinct values scatter the rows (bucketed gather); keys with a handful leave
+  // long runs in table order, which the direct gather reads locally.
+  it.each([
+    [['f'], 'bucketed'],
+    [[{ column: 'f', descending: true }], 'bucketed'],
+    [['b', { column: 'f', descending: true }], 'bucketed'],
+    [['s'], 'direct'],
+    [[{ column: 'i', descending: true }], 'direct'],
+    [['d'], 'direct'],
+  ] as const)(
+    'sortBy %j (%s gather): every column of every row as the plain stable sort has it',
+    (keys, gather) => {
+      const expected = [...plain].sort((x, y) => {
+        for (const key of keys) {
+          const { column, descending } = typeof key === 'string' ? { column: key, descending: false } : key;
+          const c = compareCells(x[column]!, y[column]!, descending);
+          if (c !== 0) return c;
+        }
+        return 0;
+      });
+      const sorted = t.sortBy(keys);
+      expect(isLocal(sortOrderOf(t, keys))).toBe(gather === 'direct');
+      for (const name of columnNames) expect(sorted.values(name), name).toEqual(expected.map((r) => r[name]));
+    },
+  );
 });
