@@ -125,6 +125,30 @@ describe('sortBy', () => {
     expect(ti.sortBy('v').values('v')).toEqual([-2147483647, -7, 0, 5, 2147483647, null]);
   });
 
+  it('puts every missing float last in table order, after infinities, in either direction and as a later key', () => {
+    const v = Float64Array.from([Number.NaN, Number.POSITIVE_INFINITY, Number.NaN, Number.NEGATIVE_INFINITY, 1, Number.NaN, -0, Number.POSITIVE_INFINITY]);
+    // Row 2's NaN has every bit set: the bit pattern the sort gives missing rows as a key.
+    new DataView(v.buffer).setUint32(16, 0xffffffff, true);
+    new DataView(v.buffer).setUint32(20, 0xffffffff, true);
+    expect(Number.isNaN(v[2])).toBe(true);
+    const t = new FrameTable(
+      [
+        ['v', { kind: 'float', values: v }],
+        ['d', { kind: 'date', values: Float64Array.from(v) }],
+        ['g', { kind: 'int', values: Int32Array.from([1, 0, 1, 0, 1, 0, 1, 0]) }],
+        ['i', { kind: 'int', values: Int32Array.from(v.keys()) }],
+      ],
+      v.length,
+      { source: 't', notes: [] },
+    );
+    expect(t.sortBy('v').values('i')).toEqual([3, 6, 4, 1, 7, 0, 2, 5]);
+    expect(t.sortBy({ column: 'v', descending: true }).values('i')).toEqual([1, 7, 4, 6, 3, 0, 2, 5]);
+    expect(t.sortBy({ column: 'd', descending: true }).values('i')).toEqual([1, 7, 4, 6, 3, 0, 2, 5]);
+    expect(t.sortBy(['g', 'v']).values('i')).toEqual([3, 1, 7, 5, 6, 4, 0, 2]);
+    expect(t.sortBy(['g', { column: 'v', descending: true }]).values('i')).toEqual([1, 7, 3, 5, 4, 6, 0, 2]);
+    expect(t.sortBy([{ column: 'v', descending: true }, { column: 'g', descending: true }]).values('i')).toEqual([1, 7, 4, 6, 3, 0, 2, 5]);
+  });
+
   it('sorts text by code point whatever the dictionary order', () => {
     const t = new FrameTable([['s', textColumn(5, (i) => ['b', 'a', 'Z', null, 'é'][i] ?? null)]], 5, { source: 't', notes: [] });
     expect(t.sortBy('s').values('s')).toEqual(['Z', 'a', 'b', 'é', null]);
