@@ -7,20 +7,28 @@ import { describe, expect, it } from 'vitest';
 import { BOOL_NULL, INT_NULL, type FrameColumn } from '../../src/frames/column.js';
 import { isLocal, permuteColumns } from '../../src/frames/permute-columns.js';
 
-/** Every kind of column, row r holding a value computed from r (some missing). */
+/**
+ * Every kind of column, row r holding a value computed from r (some missing). Three columns of
+ * 8-byte values and three of 4-byte values, interleaved: the bucketed gather moves them in pairs
+ * and one alone, and must put each back in its place.
+ */
 function columnsOf(n: number): FrameColumn[] {
   return [
     { kind: 'float', values: Float64Array.from({ length: n }, (_, r) => (r % 11 === 0 ? Number.NaN : r / 4)) },
-    { kind: 'date', values: Float64Array.from({ length: n }, (_, r) => Date.UTC(2020, 0, 1) + r * 60_000) },
     { kind: 'int', values: Int32Array.from({ length: n }, (_, r) => (r % 13 === 0 ? INT_NULL : r - 5)) },
+    { kind: 'date', values: Float64Array.from({ length: n }, (_, r) => Date.UTC(2020, 0, 1) + r * 60_000) },
     { kind: 'bool', values: Uint8Array.from({ length: n }, (_, r) => (r % 7 === 0 ? BOOL_NULL : r % 3 === 0 ? 1 : 0)) },
     { kind: 'string', codes: Int32Array.from({ length: n }, (_, r) => (r % 5 === 4 ? -1 : r % 4)), dictionary: ['a', 'b', 'c', 'd'] },
+    { kind: 'float', values: Float64Array.from({ length: n }, (_, r) => -3 * r) },
+    { kind: 'int', values: Int32Array.from({ length: n }, (_, r) => 2 * r + 1) },
   ];
 }
 
+const KINDS = ['float', 'int', 'date', 'bool', 'string', 'float', 'int'];
+
 /** The values row `r` of `columnsOf` holds, in the same order. */
 function rowOf(r: number): (number | null)[] {
-  return [r % 11 === 0 ? Number.NaN : r / 4, Date.UTC(2020, 0, 1) + r * 60_000, r % 13 === 0 ? INT_NULL : r - 5, r % 7 === 0 ? BOOL_NULL : r % 3 === 0 ? 1 : 0, r % 5 === 4 ? -1 : r % 4];
+  return [r % 11 === 0 ? Number.NaN : r / 4, r % 13 === 0 ? INT_NULL : r - 5, Date.UTC(2020, 0, 1) + r * 60_000, r % 7 === 0 ? BOOL_NULL : r % 3 === 0 ? 1 : 0, r % 5 === 4 ? -1 : r % 4, -3 * r, 2 * r + 1];
 }
 
 function cellsAt(columns: FrameColumn[], i: number): (number | null)[] {
@@ -31,7 +39,7 @@ describe('permuteColumns', () => {
   it('rearranges a small table (direct gather) and shares the dictionary', () => {
     const columns = columnsOf(6);
     const out = permuteColumns(columns, Int32Array.from([5, 0, 3, 1, 4, 2]));
-    expect(out.map((c) => c.kind)).toEqual(['float', 'date', 'int', 'bool', 'string']);
+    expect(out.map((c) => c.kind)).toEqual(KINDS);
     expect([0, 1, 2, 3, 4, 5].map((i) => cellsAt(out, i))).toEqual([rowOf(5), rowOf(0), rowOf(3), rowOf(1), rowOf(4), rowOf(2)]);
     expect(out[4]!.kind === 'string' && out[4]!.dictionary).toBe(columns[4]!.kind === 'string' && columns[4]!.dictionary);
   });
@@ -44,7 +52,8 @@ describe('permuteColumns', () => {
     expect(isLocal(order)).toBe(false);
     const columns = columnsOf(n);
     const out = permuteColumns(columns, order);
-    expect(out.map((c) => c.kind)).toEqual(['float', 'date', 'int', 'bool', 'string']);
+    expect(out.map((c) => c.kind)).toEqual(KINDS);
+    expect(out[4]!.kind === 'string' && out[4]!.dictionary).toBe(columns[4]!.kind === 'string' && columns[4]!.dictionary);
     const wrong: number[] = [];
     for (let i = 0; i < n; i++) {
       const got = cellsAt(out, i);
