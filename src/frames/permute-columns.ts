@@ -45,7 +45,7 @@ export function permuteColumns(columns: readonly FrameColumn[], order: Int32Arra
   const plan = planOf(order);
   // One scratch buffer for the buckets, viewed as each element type in turn: the columns are
   // permuted one group after the other, so they can share it.
-  const scratch = new ArrayBuffer(n * 16);
+  const scratch = unfilled(n * 16);
   const f64 = new Float64Array(scratch);
   const i32 = new Int32Array(scratch, 0, 2 * n);
   const u8 = new Uint8Array(scratch, 0, n);
@@ -117,11 +117,11 @@ function planOf(order: Int32Array): Plan {
   const n = order.length;
   // First the inverse permutation (output row of each input row); it is then overwritten in
   // place by the slots, since each entry is read once, just before its slot is written.
-  const slot = new Int32Array(n);
+  const slot = new Int32Array(unfilled(n * 4));
   for (let i = 0; i < n; i++) slot[order[i]!] = i;
   const cursor = new Int32Array(((n - 1) >> BLOCK_SHIFT) + 1);
   for (let b = 0; b < cursor.length; b++) cursor[b] = b << BLOCK_SHIFT;
-  const target = new Int32Array(n);
+  const target = new Int32Array(unfilled(n * 4));
   for (let s = 0; s < n; s++) {
     const out = slot[s]!;
     const at = cursor[out >> BLOCK_SHIFT]!++;
@@ -154,6 +154,20 @@ export function isLocal(order: Int32Array): boolean {
   return pages < n >> 4;
 }
 
+/**
+ * Memory that is written in full before it is read (output columns: `order` is a permutation,
+ * so the second pass writes every row; the scratch buffer and the plan likewise), not zeroed:
+ * zeroing would be a wasted pass over 8 MB per 1M-row float column.
+ * `allocUnsafeSlow` gives a buffer of its own (never a slice of Node's pool), at offset 0, so any
+ * typed array can view it.
+ */
+function unfilled(bytes: number): ArrayBuffer {
+  const buffer = Buffer.allocUnsafeSlow(bytes);
+  // A fresh, unpooled Buffer spans its whole ArrayBuffer (checked, not assumed).
+  if (buffer.byteOffset !== 0 || buffer.buffer.byteLength !== bytes || !(buffer.buffer instanceof ArrayBuffer)) return new ArrayBuffer(bytes);
+  return buffer.buffer;
+}
+
 // One pair of loops per element type, each seeing a single array type, so V8 keeps them
 // monomorphic (a shared generic loop measured several times slower on 1M rows).
 
@@ -161,7 +175,7 @@ function permuteFloat64(src: Float64Array, plan: Plan, scratch: Float64Array): F
   const { slot, target } = plan;
   const n = src.length;
   for (let s = 0; s < n; s++) scratch[slot[s]!] = src[s]!;
-  const out = new Float64Array(n);
+  const out = new Float64Array(unfilled(n * 8));
   for (let k = 0; k < n; k++) out[target[k]!] = scratch[k]!;
   return out;
 }
@@ -170,7 +184,7 @@ function permuteInt32(src: Int32Array, plan: Plan, scratch: Int32Array): Int32Ar
   const { slot, target } = plan;
   const n = src.length;
   for (let s = 0; s < n; s++) scratch[slot[s]!] = src[s]!;
-  const out = new Int32Array(n);
+  const out = new Int32Array(unfilled(n * 4));
   for (let k = 0; k < n; k++) out[target[k]!] = scratch[k]!;
   return out;
 }
@@ -179,7 +193,7 @@ function permuteUint8(src: Uint8Array, plan: Plan, scratch: Uint8Array): Uint8Ar
   const { slot, target } = plan;
   const n = src.length;
   for (let s = 0; s < n; s++) scratch[slot[s]!] = src[s]!;
-  const out = new Uint8Array(n);
+  const out = new Uint8Array(unfilled(n));
   for (let k = 0; k < n; k++) out[target[k]!] = scratch[k]!;
   return out;
 }
@@ -192,8 +206,8 @@ function permuteFloat64Pair(a: Float64Array, b: Float64Array, plan: Plan, scratc
     scratch[at] = a[s]!;
     scratch[at + 1] = b[s]!;
   }
-  const outA = new Float64Array(n);
-  const outB = new Float64Array(n);
+  const outA = new Float64Array(unfilled(n * 8));
+  const outB = new Float64Array(unfilled(n * 8));
   for (let k = 0; k < n; k++) {
     const t = target[k]!;
     outA[t] = scratch[2 * k]!;
@@ -210,8 +224,8 @@ function permuteInt32Pair(a: Int32Array, b: Int32Array, plan: Plan, scratch: Int
     scratch[at] = a[s]!;
     scratch[at + 1] = b[s]!;
   }
-  const outA = new Int32Array(n);
-  const outB = new Int32Array(n);
+  const outA = new Int32Array(unfilled(n * 4));
+  const outB = new Int32Array(unfilled(n * 4));
   for (let k = 0; k < n; k++) {
     const t = target[k]!;
     outA[t] = scratch[2 * k]!;
