@@ -12,6 +12,7 @@ import { DataError } from '../errors.js';
 import { BOOL_NULL, INT_NULL, cellOf, columnLength, takeColumn, takeColumnAt, type Cell, type ColumnKind, type FrameColumn, type FrameRow } from './column.js';
 import { selectionOf, type Where } from './where.js';
 import { sortOrderOf, type SortKey } from './sort-by.js';
+import { permuteColumns } from './permute-columns.js';
 
 export { BOOL_NULL, INT_NULL, cellOf, columnLength, takeColumn, takeColumnAt } from './column.js';
 export type { Cell, ColumnKind, FrameColumn, FrameRow } from './column.js';
@@ -211,7 +212,14 @@ export class FrameTable<R extends object = FrameRow, M extends FrameMeta = Frame
    * table.sortBy(['country_code', { column: 'differentiation_rank', descending: true }]);
    */
   sortBy(keys: SortKey | readonly SortKey[]): FrameTable<R, M> {
-    return this.#takeValid(sortOrderOf(this, keys));
+    const order = sortOrderOf(this, keys);
+    const names = [...this.#columns.keys()];
+    const permuted = permuteColumns([...this.#columns.values()], order);
+    return new FrameTable<R, M>(
+      names.map((name, i) => [name, permuted[i]!] as const),
+      order.length,
+      this.meta,
+    );
   }
 
   #takeValid(rows: Int32Array): FrameTable<R, M> {

@@ -8,7 +8,7 @@
 // Development section (~/.venvs/frames); without it the polars figures say so plainly.
 // Each side runs in its own process so that its peak resident memory is its own.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,17 +119,11 @@ vsPolars('pivot market x year (mean of one metric), vs polars', 'pivot_ms', 1.5,
 vsPolars('group by market x brand with the loaded records still referenced, vs polars', 'group_alive_ms', undefined, 'informational: the 1M records alive; see the page-by-page load figures');
 vsPolars(`where (m0_rank >= 40 and not is_duplicate: ${node.where_rows.toLocaleString('en')} of ${rows} rows, all 40 columns), vs polars filter`, 'where_ms', 1.5, `results ${whereSame ? 'equal' : 'DIFFER'}; ${runs}`);
 report({ name: 'where, vs the hand-written typed mask + gather (same process)', value: node.where_ms / node.where_ideal_ms, target: 1.5, detail: `${node.where_ms.toFixed(0)} ms vs ${node.where_ideal_ms.toFixed(0)} ms (the ideal a where() call cannot beat by much)` });
-// Most of a sort's time is writing the 40 new columns: fresh memory, first touched page by page.
-// numpy asks the kernel for huge pages (madvise) on large arrays and V8 cannot, so where
-// transparent huge pages are madvise-only the same gather costs Node several times more faults.
-const thp = (() => {
-  try {
-    return readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8').match(/\[(\w+)\]/)?.[1] ?? '?';
-  } catch {
-    return '?';
-  }
-})();
-vsPolars('sortBy one float column (nulls last, stable), all columns, vs polars sort(maintain_order)', 'sort_ms', 1.5, `first rows ${sortSame ? 'equal' : 'DIFFER'}; the order alone ${node.sort_order_ms.toFixed(0)} ms, the rest writing 40 new columns (transparent huge pages: ${thp}); ${runs}`);
+// Most of a sort's time is moving the 40 columns into the new order. Profiled (issue 16): it was
+// not fresh memory or huge pages (page faults were few once warm, and the polars process had no
+// huge pages either) but reads scattered across each 8 MB column; sortBy now moves the columns
+// in two cache-local passes (src/frames/permute-columns.ts).
+vsPolars('sortBy one float column (nulls last, stable), all columns, vs polars sort(maintain_order)', 'sort_ms', 1.5, `first rows ${sortSame ? 'equal' : 'DIFFER'}; the order alone ${node.sort_order_ms.toFixed(0)} ms, the rest moving the 40 columns; ${runs}`);
 report({ name: 'sortBy, vs the hand-written index sort + gather (same process)', value: node.sort_ms / node.sort_ideal_ms, target: 1, detail: `${node.sort_ms.toFixed(0)} ms vs ${node.sort_ideal_ms.toFixed(0)} ms (Array.prototype.sort with a comparator on the typed array)` });
 vsPolars('sortBy two columns (int asc, float desc), vs polars', 'sort2_ms', 1.5, `country_id, m2_rank descending; the order alone ${node.sort2_order_ms.toFixed(0)} ms`);
 report({

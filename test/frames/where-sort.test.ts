@@ -8,6 +8,8 @@ import { DataError } from '../../src/errors.js';
 import { FrameTable, INT_NULL, BOOL_NULL, type Cell, type FrameRow } from '../../src/frames/frame-table.js';
 import { textColumn } from '../../src/frames/string-dictionary.js';
 import { toTable } from '../../src/frames/to-table.js';
+import { isLocal } from '../../src/frames/permute-columns.js';
+import { sortOrderOf } from '../../src/frames/sort-by.js';
 
 const rows = [
   { id: 1, market: 'GB', year: 2024, score: 12.5, flag: true, seen_at: '2024-03-01T00:00:00Z' },
@@ -123,6 +125,30 @@ describe('sortBy', () => {
     expect(ti.sortBy('v').values('v')).toEqual([-2147483647, -7, 0, 5, 2147483647, null]);
   });
 
+  it('puts every missing float last in table order, after infinities, in either direction and as a later key', () => {
+    const v = Float64Array.from([Number.NaN, Number.POSITIVE_INFINITY, Number.NaN, Number.NEGATIVE_INFINITY, 1, Number.NaN, -0, Number.POSITIVE_INFINITY]);
+    // Row 2's NaN has every bit set: the bit pattern the sort gives missing rows as a key.
+    new DataView(v.buffer).setUint32(16, 0xffffffff, true);
+    new DataView(v.buffer).setUint32(20, 0xffffffff, true);
+    expect(Number.isNaN(v[2])).toBe(true);
+    const t = new FrameTable(
+      [
+        ['v', { kind: 'float', values: v }],
+        ['d', { kind: 'date', values: Float64Array.from(v) }],
+        ['g', { kind: 'int', values: Int32Array.from([1, 0, 1, 0, 1, 0, 1, 0]) }],
+        ['i', { kind: 'int', values: Int32Array.from(v.keys()) }],
+      ],
+      v.length,
+      { source: 't', notes: [] },
+    );
+    expect(t.sortBy('v').values('i')).toEqual([3, 6, 4, 1, 7, 0, 2, 5]);
+    expect(t.sortBy({ column: 'v', descending: true }).values('i')).toEqual([1, 7, 4, 6, 3, 0, 2, 5]);
+    expect(t.sortBy({ column: 'd', descending: true }).values('i')).toEqual([1, 7, 4, 6, 3, 0, 2, 5]);
+    expect(t.sortBy(['g', 'v']).values('i')).toEqual([3, 1, 7, 5, 6, 4, 0, 2]);
+    expect(t.sortBy(['g', { column: 'v', descending: true }]).values('i')).toEqual([1, 7, 3, 5, 4, 6, 0, 2]);
+    expect(t.sortBy([{ column: 'v', descending: true }, { column: 'g', descending: true }]).values('i')).toEqual([1, 7, 4, 6, 3, 0, 2, 5]);
+  });
+
   it('sorts text by code point whatever the dictionary order', () => {
     const t = new FrameTable([['s', textColumn(5, (i) => ['b', 'a', 'Z', null, 'é'][i] ?? null)]], 5, { source: 't', notes: [] });
     expect(t.sortBy('s').values('s')).toEqual(['Z', 'a', 'b', 'é', null]);
@@ -206,4 +232,38 @@ describe('where and sortBy agree with plain JavaScript on random tables', () => 
     });
     expect(t.sortBy(keys).values('row')).toEqual(expected.map((r) => r.row));
   });
+});
+
+describe('sortBy on a table large enough for the bucketed column gather', () => {
+  // 200,003 rows with ties and missing values in every column: sorting scatters the rows, so
+  // sortBy writes its columns with the two-pass gather of permute-columns.ts.
+  const t = randomTable(200_003, 11);
+  const plain = t.rows();
+  const columnNames = t.columnNames;
+
+  // Keys with many distinct values scatter the rows (bucketed gather); keys with a handful leave
+  // long runs in table order, which the direct gather reads locally.
+  it.each([
+    [['f'], 'bucketed'],
+    [[{ column: 'f', descending: true }], 'bucketed'],
+    [['b', { column: 'f', descending: true }], 'bucketed'],
+    [['s'], 'direct'],
+    [[{ column: 'i', descending: true }], 'direct'],
+    [['d'], 'direct'],
+  ] as const)(
+    'sortBy %j (%s gather): every column of every row as the plain stable sort has it',
+    (keys, gather) => {
+      const expected = [...plain].sort((x, y) => {
+        for (const key of keys) {
+          const { column, descending } = typeof key === 'string' ? { column: key, descending: false } : key;
+          const c = compareCells(x[column]!, y[column]!, descending);
+          if (c !== 0) return c;
+        }
+        return 0;
+      });
+      const sorted = t.sortBy(keys);
+      expect(isLocal(sortOrderOf(t, keys))).toBe(gather === 'direct');
+      for (const name of columnNames) expect(sorted.values(name), name).toEqual(expected.map((r) => r[name]));
+    },
+  );
 });
