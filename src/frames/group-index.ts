@@ -48,6 +48,9 @@ export function allRows(n: number): Int32Array {
   return allRowsCache;
 }
 
+/** Whether `rows` is the array `allRows` handed out: every row of the table, in order. */
+export const isAllRows = (rows: Int32Array): boolean => rows === allRowsCache && rows.length > 0;
+
 /** Integer codes of a column for grouping: equal values get equal codes, missing values one code. */
 export function keyCodes(column: FrameColumn): Int32Array {
   switch (column.kind) {

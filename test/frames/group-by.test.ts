@@ -40,6 +40,42 @@ describe('groupBy', () => {
     ]);
   });
 
+  it('sums, counts and means long runs of one group (rows in study order) as row by row does', () => {
+    // 3 markets x 2 years in runs of 50 rows, one market-year split into two runs, values with
+    // missing ones; five columns (pairs and a lone last one).
+    const rows: Record<string, number | null | string>[] = [];
+    const runs: [string, number][] = [['GB', 2023], ['GB', 2024], ['DE', 2023], ['FR', 2024], ['DE', 2024], ['GB', 2023], ['FR', 2023]];
+    for (const [r, [market, year]] of runs.entries()) {
+      for (let i = 0; i < 50; i++) {
+        const row: Record<string, number | null | string> = { market, year };
+        for (let c = 0; c < 5; c++) row[`m${c}`] = (i + c + r) % 7 === 0 ? null : ((i * 37 + c * 11 + r * 5) % 101) / 10;
+        rows.push(row);
+      }
+    }
+    const long = toTable(rows);
+    const columns = ['m0', 'm1', 'm2', 'm3', 'm4'];
+    const result = groupBy(long, ['market', 'year'], { columns, stats: ['sum', 'count', 'mean'] }).rows();
+    const expected = [...new Set(runs.map(([m, y]) => `${m}|${y}`))].sort().map((key) => {
+      const [market, year] = key.split('|');
+      const mine = rows.filter((r) => r.market === market && r.year === Number(year));
+      const out: Record<string, unknown> = { market, year: Number(year) };
+      for (const c of columns) {
+        const present = mine.map((r) => r[c]).filter((v): v is number => typeof v === 'number');
+        out[`${c}_sum`] = present.reduce((a, b) => a + b, 0);
+        out[`${c}_count`] = present.length;
+        out[`${c}_mean`] = present.reduce((a, b) => a + b, 0) / present.length;
+      }
+      return out;
+    });
+    expect(result.map((r) => `${r.market}|${r.year}`)).toEqual(expected.map((r) => `${r.market}|${r.year}`));
+    for (const [g, row] of result.entries()) {
+      for (const [key, value] of Object.entries(expected[g]!)) {
+        if (typeof value === 'number' && !Number.isInteger(value)) expect(row[key], `${String(row.market)} ${String(row.year)} ${key}`).toBeCloseTo(value, 9);
+        else expect(row[key], key).toEqual(value);
+      }
+    }
+  });
+
   it('names the missing key column and the available ones', () => {
     expect(() => groupBy(table, ['country'])).toThrow(DataError);
     expect(() => groupBy(table, 'market', { columns: ['awareness'] })).toThrow(/awareness/);
