@@ -213,19 +213,19 @@ export class FrameTable<R extends object = FrameRow, M extends FrameMeta = Frame
    */
   sortBy(keys: SortKey | readonly SortKey[]): FrameTable<R, M> {
     const order = sortOrderOf(this, keys);
-    const names = [...this.#columns.keys()];
-    const permuted = permuteColumns([...this.#columns.values()], order);
-    return new FrameTable<R, M>(
-      names.map((name, i) => [name, permuted[i]!] as const),
-      order.length,
-      this.meta,
-    );
+    return this.#withColumns(permuteColumns([...this.#columns.values()], order), order.length);
   }
 
   #takeValid(rows: Int32Array): FrameTable<R, M> {
+    return this.#withColumns([...this.#columns.values()].map((column) => takeColumnAt(column, rows)), rows.length);
+  }
+
+  /** A table of the same column names and meta holding `columns` (in this table's column order). */
+  #withColumns(columns: readonly FrameColumn[], length: number): FrameTable<R, M> {
+    const names = [...this.#columns.keys()];
     return new FrameTable<R, M>(
-      [...this.#columns].map(([name, column]) => [name, takeColumnAt(column, rows)] as const),
-      rows.length,
+      names.map((name, i) => [name, columns[i]!] as const),
+      length,
       this.meta,
     );
   }
