@@ -11,23 +11,23 @@
  * takes arrays of JS values and measured about 50 s for the benchmark's 1M x 40 table on this
  * machine (parquet-wasm, through Arrow IPC, about 15 s); this path takes a second or two.
  */
-import type { ByteWriter, Writer } from 'hyparquet-writer';
+import type { Writer } from 'hyparquet-writer';
 import { readFile } from 'node:fs/promises';
 import type { ColumnChunk, DecodedArray, Encoding, FileMetaData, ParquetType, RowGroup, SchemaElement } from 'hyparquet';
 import { DataError } from '../errors.js';
 import { BOOL_NULL, FrameTable, INT_NULL, type FrameColumn, type FrameMeta } from '../frames/frame-table.js';
 import { textColumn } from '../frames/string-dictionary.js';
 import { writeFileAtomically } from './atomic-file.js';
+import { encodePage, maxPageBytes, PageScratch } from './parquet-pages.js';
 
 /**
  * The Parquet libraries, imported on first use: about 50 modules that a command or a script which
  * never writes Parquet should not load (importing the package stays fast).
  */
 async function writerLib() {
-  const [main, datapage, encoding, metadata, snappy] = await Promise.all([
+  const [main, datapage, metadata, snappy] = await Promise.all([
     import('hyparquet-writer'),
     import('hyparquet-writer/src/datapage.js'),
-    import('hyparquet-writer/src/encoding.js'),
     import('hyparquet-writer/src/metadata.js'),
     import('hyparquet-writer/src/snappy.js'),
   ]);
@@ -35,7 +35,6 @@ async function writerLib() {
     ByteWriter: main.ByteWriter,
     fileWriter: main.fileWriter,
     writePageHeader: datapage.writePageHeader,
-    writeRleBitPackedHybrid: encoding.writeRleBitPackedHybrid,
     writeMetadata: metadata.writeMetadata,
     snappyCompress: snappy.snappyCompress,
   };
@@ -70,120 +69,6 @@ function schemaOf(table: FrameTable<object, FrameMeta>): SchemaElement[] {
   return schema;
 }
 
-/** Which rows of `start..end` hold a value (1) or are missing (0), and how many are missing. */
-function presenceOf(column: FrameColumn, start: number, end: number): { levels: Uint8Array; nulls: number } {
-  const n = end - start;
-  const levels = new Uint8Array(n);
-  let nulls = 0;
-  switch (column.kind) {
-    case 'float':
-    case 'date': {
-      const v = column.values;
-      for (let i = 0; i < n; i++) {
-        const x = v[start + i]!;
-        if (x === x) levels[i] = 1;
-        else nulls++;
-      }
-      break;
-    }
-    case 'int': {
-      const v = column.values;
-      for (let i = 0; i < n; i++) {
-        if (v[start + i] !== INT_NULL) levels[i] = 1;
-        else nulls++;
-      }
-      break;
-    }
-    case 'bool': {
-      const v = column.values;
-      for (let i = 0; i < n; i++) {
-        if (v[start + i] !== BOOL_NULL) levels[i] = 1;
-        else nulls++;
-      }
-      break;
-    }
-    case 'string': {
-      const c = column.codes;
-      for (let i = 0; i < n; i++) {
-        if (c[start + i]! >= 0) levels[i] = 1;
-        else nulls++;
-      }
-      break;
-    }
-  }
-  return { levels, nulls };
-}
-
-/** The values of rows `start..end` that are present, PLAIN-encoded (or dictionary indices for text). */
-function writeValues(out: Writer, column: FrameColumn, start: number, end: number, present: number, bitWidth: number): void {
-  const n = end - start;
-  switch (column.kind) {
-    case 'float':
-    case 'date': {
-      const v = column.values;
-      out.ensure(present * 8);
-      const view = out.view;
-      let at = (out as ByteWriter).index;
-      const asBigInt = column.kind === 'date';
-      for (let i = 0; i < n; i++) {
-        const x = v[start + i]!;
-        if (x !== x) continue;
-        if (asBigInt) view.setBigInt64(at, BigInt(x), true);
-        else view.setFloat64(at, x, true);
-        at += 8;
-      }
-      advance(out, at);
-      return;
-    }
-    case 'int': {
-      const v = column.values;
-      out.ensure(present * 4);
-      const view = out.view;
-      let at = (out as ByteWriter).index;
-      for (let i = 0; i < n; i++) {
-        const x = v[start + i]!;
-        if (x === INT_NULL) continue;
-        view.setInt32(at, x, true);
-        at += 4;
-      }
-      advance(out, at);
-      return;
-    }
-    case 'bool': {
-      // PLAIN booleans: one bit each, least significant first.
-      const v = column.values;
-      const bytes = new Uint8Array((present + 7) >> 3);
-      let j = 0;
-      for (let i = 0; i < n; i++) {
-        const x = v[start + i]!;
-        if (x === BOOL_NULL) continue;
-        if (x === 1) bytes[j >> 3]! |= 1 << (j & 7);
-        j++;
-      }
-      out.appendBytes(bytes);
-      return;
-    }
-    case 'string': {
-      const codes = new Int32Array(present);
-      const c = column.codes;
-      let j = 0;
-      for (let i = 0; i < n; i++) {
-        const x = c[start + i]!;
-        if (x >= 0) codes[j++] = x;
-      }
-      out.appendUint8(bitWidth);
-      lib.writeRleBitPackedHybrid(out, codes, bitWidth);
-      return;
-    }
-  }
-}
-
-function advance(writer: Writer, at: number): void {
-  const w = writer as ByteWriter;
-  w.offset += at - w.index;
-  w.index = at;
-}
-
 const textEncoder = new TextEncoder();
 
 /** A column's dictionary page body: PLAIN byte arrays (4-byte length, UTF-8 bytes). */
@@ -197,12 +82,6 @@ function dictionaryBody(dictionary: readonly string[]): Uint8Array {
   return writer.getBytes();
 }
 
-/** Room for a page of `n` rows of a column (levels, values), so the page's buffer never grows. */
-function pageBytes(column: FrameColumn, n: number): number {
-  const width = column.kind === 'float' || column.kind === 'date' ? 8 : column.kind === 'bool' ? 1 : 4;
-  return 64 + ((n + 7) >> 3) + 8 + n * width;
-}
-
 function compress(codec: 'SNAPPY' | 'UNCOMPRESSED', bytes: Uint8Array): Uint8Array {
   return codec === 'SNAPPY' ? lib.snappyCompress(bytes) : bytes;
 }
@@ -212,6 +91,7 @@ function writeTable(table: FrameTable<object, FrameMeta>, writer: Writer, option
   const rowGroup = Math.max(1, Math.floor(options.rowGroupSize ?? ROW_GROUP));
   const schema = schemaOf(table);
   const columns = [...table.entries()];
+  const scratch = new PageScratch();
   const dictionaries = new Map<string, { body: Uint8Array; bitWidth: number; size: number }>();
   for (const [name, column] of columns) {
     if (column.kind !== 'string') continue;
@@ -245,15 +125,7 @@ function writeTable(table: FrameTable<object, FrameMeta>, writer: Writer, option
         uncompressed += header.offset + dictionary.body.length;
       }
       const dataOffset = BigInt(writer.offset);
-      // Data page v1: definition levels (4-byte length + RLE/bit-packed), then the values.
-      const { levels, nulls } = presenceOf(column, start, end);
-      const page = new lib.ByteWriter(pageBytes(column, n));
-      const lengthAt = page.offset;
-      page.appendUint32(0);
-      const levelBytes = lib.writeRleBitPackedHybrid(page, levels, 1);
-      page.view.setUint32(lengthAt, levelBytes, true);
-      writeValues(page, column, start, end, n - nulls, dictionary?.bitWidth ?? 0);
-      const raw = page.getBytes();
+      const { body: raw } = encodePage(column, start, end, dictionary?.bitWidth ?? 0, scratch);
       const body = compress(codec, raw);
       const encoding: Encoding = dictionary ? 'RLE_DICTIONARY' : 'PLAIN';
       const header = new lib.ByteWriter(64);
@@ -309,7 +181,7 @@ function writeTable(table: FrameTable<object, FrameMeta>, writer: Writer, option
 export async function toParquet(table: FrameTable<object, FrameMeta>, options: ParquetOptions = {}): Promise<Uint8Array> {
   await loadWriter();
   let size = 1 << 20;
-  for (const [, column] of table.entries()) size += pageBytes(column, table.length) + (column.kind === 'string' ? column.dictionary.length * 16 : 0);
+  for (const [, column] of table.entries()) size += maxPageBytes(column, table.length) + (column.kind === 'string' ? column.dictionary.length * 16 : 0);
   // One buffer of about the file's size: a doubling buffer copied itself about 1 s on 1M x 40.
   const writer = new lib.ByteWriter(size);
   writeTable(table, writer, options);

@@ -135,6 +135,19 @@ describe('toParquet / writeParquet read back by DuckDB', () => {
       { i: 0, f: 5e-324 },
     ]);
   });
+
+  it('writes wide dictionaries (13-bit indices) and columns with no missing value, in pages of odd lengths', async () => {
+    const n = 20_003;
+    const wide = toTable(
+      Array.from({ length: n }, (_, i) => ({ name: i % 97 === 0 ? null : `Name ${(i * 7) % 5000}`, quarter: i / 4, position: i, flag: i % 3 === 0 })),
+      { metricColumns: ['quarter'] },
+    );
+    const path = join(dir, 'wide.parquet');
+    await writeParquet(wide, path, { rowGroupSize: 4_099 });
+    const sums = (await duck.runAndReadAll(`SELECT count(*) AS n, count(name) AS names, count(DISTINCT name) AS distinct_names, sum(quarter) AS quarters, sum(position) AS positions, count_if(flag) AS flags FROM ${quoted(path)}`)).getRowObjectsJS()[0]!;
+    expect(sums).toEqual({ n: BigInt(n), names: BigInt(n - Math.ceil(n / 97)), distinct_names: 5000n, quarters: (n * (n - 1)) / 8, positions: (n * (n - 1)) / 2, flags: BigInt(Math.ceil(n / 3)) });
+    expect(await rowsOf(path)).toEqual(expectedRows(wide));
+  });
 });
 
 describe('fromParquet / readParquet', () => {

@@ -1,0 +1,114 @@
+/**
+ * The Parquet page encoder, decoded by hyparquet's own RLE / bit-packed reader (an implementation
+ * independent of ours): definition levels and values for every column kind, row ranges that are
+ * not multiples of 8, runs of all-present and all-missing rows, and dictionary indices of every
+ * width from 1 to 31 bits (the wide ones take a separate path in the packer; hyparquet's reader
+ * stops at 24 bits, so those are also read back a bit at a time).
+ */
+import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
+import { describe, expect, it } from 'vitest';
+import { BOOL_NULL, INT_NULL, type FrameColumn } from '../../src/frames/column.js';
+import { encodePage, PageScratch } from '../../src/report/parquet-pages.js';
+
+/** Decodes a page body: which rows are present, and the reader positioned at the values. */
+function decode(body: Uint8Array, n: number) {
+  const reader = { view: new DataView(body.buffer, body.byteOffset, body.byteLength), offset: 0 };
+  const levels = new Array<number>(n);
+  readRleBitPackedHybrid(reader, 1, levels);
+  return { levels, reader };
+}
+
+const present = (levels: number[]) => levels.reduce((a, b) => a + b, 0);
+
+/** A pseudo-random generator, so the cases are the same on every run. */
+function random(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+describe('encodePage', () => {
+  const scratch = new PageScratch(16);
+
+  it('writes floats with and without missing values, over ranges that are not multiples of 8', () => {
+    const next = random(1);
+    const values = Float64Array.from({ length: 1003 }, (_, i) => (i % 9 === 0 ? Number.NaN : next() * 100 - 50));
+    const full = Float64Array.from({ length: 1003 }, (_, i) => i / 3);
+    for (const [start, end] of [
+      [0, 1003],
+      [5, 998],
+      [13, 14],
+      [0, 0],
+    ] as const) {
+      for (const v of [values, full]) {
+        const { body, nulls } = encodePage({ kind: 'float', values: v }, start, end, 0, scratch);
+        const { levels, reader } = decode(body, end - start);
+        const expected = [...v.subarray(start, end)];
+        expect(levels).toEqual(expected.map((x) => (Number.isNaN(x) ? 0 : 1)));
+        expect(nulls).toBe(end - start - present(levels));
+        const got = Array.from({ length: present(levels) }, (_, i) => reader.view.getFloat64(reader.offset + i * 8, true));
+        expect(got).toEqual(expected.filter((x) => !Number.isNaN(x)));
+        expect(reader.offset + got.length * 8).toBe(body.length);
+      }
+    }
+  });
+
+  it('writes a column of only missing values as one run and no values', () => {
+    const { body, nulls } = encodePage({ kind: 'int', values: new Int32Array(21).fill(INT_NULL) }, 0, 21, 0, scratch);
+    const { levels, reader } = decode(body, 21);
+    expect(levels).toEqual(new Array(21).fill(0));
+    expect(nulls).toBe(21);
+    expect(reader.offset).toBe(body.length);
+    expect(body.length).toBeLessThan(12);
+  });
+
+  it('writes ints (the whole range), booleans as bits and dates as INT64 milliseconds', () => {
+    const ints = Int32Array.from([0, -1, 2147483647, INT_NULL, -2147483647, 7, INT_NULL, 9, 10]);
+    let { body } = encodePage({ kind: 'int', values: ints }, 1, 9, 0, scratch);
+    let { levels, reader } = decode(body, 8);
+    expect(levels).toEqual([1, 1, 0, 1, 1, 0, 1, 1]);
+    expect(Array.from({ length: 6 }, (_, i) => reader.view.getInt32(reader.offset + i * 4, true))).toEqual([-1, 2147483647, -2147483647, 7, 9, 10]);
+
+    const bools = Uint8Array.from([1, 0, BOOL_NULL, 1, 1, 1, 0, 0, 1, BOOL_NULL, 1]);
+    ({ body } = encodePage({ kind: 'bool', values: bools }, 0, 11, 0, scratch));
+    ({ levels, reader } = decode(body, 11));
+    expect(levels).toEqual([...bools].map((b) => (b === BOOL_NULL ? 0 : 1)));
+    const bits = [...body.subarray(reader.offset)].flatMap((byte) => Array.from({ length: 8 }, (_, k) => (byte >> k) & 1)).slice(0, 9);
+    expect(bits).toEqual([...bools].filter((b) => b !== BOOL_NULL));
+
+    const dates = Float64Array.from([Date.UTC(2024, 0, 1), Number.NaN, -86_400_000]);
+    ({ body } = encodePage({ kind: 'date', values: dates }, 0, 3, 0, scratch));
+    ({ levels, reader } = decode(body, 3));
+    expect(levels).toEqual([1, 0, 1]);
+    expect([reader.view.getBigInt64(reader.offset, true), reader.view.getBigInt64(reader.offset + 8, true)]).toEqual([BigInt(Date.UTC(2024, 0, 1)), -86_400_000n]);
+  });
+
+  it('packs dictionary indices of every width from 1 to 31 bits', () => {
+    for (let width = 1; width <= 31; width++) {
+      const next = random(width);
+      const n = 101;
+      const codes = Int32Array.from({ length: n }, (_, i) => (i % 10 === 3 ? -1 : Math.floor(next() * 2 ** width)));
+      codes[0] = 2 ** width - 1; // the widest value of that width
+      const column: FrameColumn = { kind: 'string', codes, dictionary: [] };
+      const { body } = encodePage(column, 0, n, width, scratch);
+      const { levels, reader } = decode(body, n);
+      expect(levels).toEqual([...codes].map((c) => (c < 0 ? 0 : 1)));
+      expect(body[reader.offset]).toBe(width);
+      reader.offset++;
+      const expected = [...codes].filter((c) => c >= 0);
+      const header = body[reader.offset]!; // one bit-packed run of ceil(count / 8) groups: (groups << 1) | 1, a varint
+      const bits = body.subarray(reader.offset + (header & 0x80 ? 2 : 1));
+      const bitAt = (k: number) => (bits[k >> 3]! >> (k & 7)) & 1;
+      const slow = expected.map((_, i) => Array.from({ length: width }, (_, b) => bitAt(i * width + b) * 2 ** b).reduce((a, b) => a + b, 0));
+      expect(slow, `width ${width}, read a bit at a time`).toEqual(expected);
+      expect(bits.length).toBe(Math.ceil(expected.length / 8) * width);
+      if (width <= 24) {
+        const indices = new Array<number>(present(levels));
+        readRleBitPackedHybrid(reader, width, indices, body.length - reader.offset);
+        expect(indices, `width ${width}, read by hyparquet`).toEqual(expected);
+      }
+    }
+  });
+});
