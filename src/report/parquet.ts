@@ -1,15 +1,17 @@
 /**
  * Parquet export of a `FrameTable`. Column types are kept: `int` as INT32, `float` as DOUBLE,
  * `bool` as BOOLEAN, `date` as a UTC millisecond TIMESTAMP, `string` as dictionary-encoded UTF-8
- * (the table's own dictionary and codes, written as they are); every column is nullable and a
- * missing value is a Parquet null (never 0 or NaN). pandas, polars and DuckDB read the files with
- * these types (pandas: Int32 with <NA> for an int column with nulls).
+ * (the table's own dictionary and codes, written as they are); `int` and `float` row groups with
+ * few distinct values (at most half their rows, and 65,536) are dictionary-encoded too, as pyarrow
+ * does: a brandscape rank has at most 1,001 values, so its pages shrink to 10-bit indices. Every
+ * column is nullable and a missing value is a Parquet null (never 0 or NaN). pandas, polars and
+ * DuckDB read the files with these types (pandas: Int32 with <NA> for an int column with nulls).
  *
- * The pages are encoded here, straight from the typed arrays (definition levels from the missing
- * markers, PLAIN values, dictionary indices from the codes); the file's framing (page headers,
- * Thrift metadata, Snappy) is hyparquet-writer's, a pure JavaScript library. Its own column writer
- * takes arrays of JS values and measured about 50 s for the benchmark's 1M x 40 table on this
- * machine (parquet-wasm, through Arrow IPC, about 15 s); this path takes a second or two.
+ * The pages are encoded here, straight from the typed arrays (`parquet-pages.ts`); the file's
+ * framing (page headers, Thrift metadata, Snappy) is hyparquet-writer's, a pure JavaScript library.
+ * Its own column writer takes arrays of JS values and measured about 50 s for the benchmark's
+ * 1M x 40 table on this machine (parquet-wasm, through Arrow IPC, about 15 s); this path takes
+ * under a second.
  */
 import type { Writer } from 'hyparquet-writer';
 import { readFile } from 'node:fs/promises';
@@ -18,7 +20,7 @@ import { DataError } from '../errors.js';
 import { BOOL_NULL, FrameTable, INT_NULL, type FrameColumn, type FrameMeta } from '../frames/frame-table.js';
 import { textColumn } from '../frames/string-dictionary.js';
 import { writeFileAtomically } from './atomic-file.js';
-import { encodePage, maxPageBytes, PageScratch } from './parquet-pages.js';
+import { bitWidthOf, encodePage, maxPageBytes, numberDictionary, PageScratch } from './parquet-pages.js';
 
 /**
  * The Parquet libraries, imported on first use: about 50 modules that a command or a script which
@@ -94,9 +96,7 @@ function writeTable(table: FrameTable<object, FrameMeta>, writer: Writer, option
   const scratch = new PageScratch();
   const dictionaries = new Map<string, { body: Uint8Array; bitWidth: number; size: number }>();
   for (const [name, column] of columns) {
-    if (column.kind !== 'string') continue;
-    const size = column.dictionary.length;
-    dictionaries.set(name, { body: dictionaryBody(column.dictionary), bitWidth: Math.max(1, Math.ceil(Math.log2(Math.max(2, size)))), size });
+    if (column.kind === 'string') dictionaries.set(name, { body: dictionaryBody(column.dictionary), bitWidth: bitWidthOf(column.dictionary.length), size: column.dictionary.length });
   }
   writer.appendUint32(0x31524150); // PAR1
   const rowGroups: RowGroup[] = [];
@@ -109,7 +109,9 @@ function writeTable(table: FrameTable<object, FrameMeta>, writer: Writer, option
       const chunkStart = writer.offset;
       let uncompressed = 0;
       let dictionaryOffset: bigint | undefined;
-      const dictionary = dictionaries.get(name);
+      // Text: the table's dictionary, in every row group. Numbers: the chunk's own, when it pays.
+      const numbers = dictionaries.has(name) ? undefined : numberDictionary(column, start, end);
+      const dictionary = dictionaries.get(name) ?? numbers;
       if (dictionary) {
         dictionaryOffset = BigInt(writer.offset);
         const body = compress(codec, dictionary.body);
@@ -125,7 +127,7 @@ function writeTable(table: FrameTable<object, FrameMeta>, writer: Writer, option
         uncompressed += header.offset + dictionary.body.length;
       }
       const dataOffset = BigInt(writer.offset);
-      const { body: raw } = encodePage(column, start, end, dictionary?.bitWidth ?? 0, scratch);
+      const { body: raw } = encodePage(column, start, end, scratch, dictionary);
       const body = compress(codec, raw);
       const encoding: Encoding = dictionary ? 'RLE_DICTIONARY' : 'PLAIN';
       const header = new lib.ByteWriter(64);

@@ -43,7 +43,7 @@ describe('encodePage', () => {
       [0, 0],
     ] as const) {
       for (const v of [values, full]) {
-        const { body, nulls } = encodePage({ kind: 'float', values: v }, start, end, 0, scratch);
+        const { body, nulls } = encodePage({ kind: 'float', values: v }, start, end, scratch);
         const { levels, reader } = decode(body, end - start);
         const expected = [...v.subarray(start, end)];
         expect(levels).toEqual(expected.map((x) => (Number.isNaN(x) ? 0 : 1)));
@@ -56,7 +56,7 @@ describe('encodePage', () => {
   });
 
   it('writes a column of only missing values as one run and no values', () => {
-    const { body, nulls } = encodePage({ kind: 'int', values: new Int32Array(21).fill(INT_NULL) }, 0, 21, 0, scratch);
+    const { body, nulls } = encodePage({ kind: 'int', values: new Int32Array(21).fill(INT_NULL) }, 0, 21, scratch);
     const { levels, reader } = decode(body, 21);
     expect(levels).toEqual(new Array(21).fill(0));
     expect(nulls).toBe(21);
@@ -66,20 +66,20 @@ describe('encodePage', () => {
 
   it('writes ints (the whole range), booleans as bits and dates as INT64 milliseconds', () => {
     const ints = Int32Array.from([0, -1, 2147483647, INT_NULL, -2147483647, 7, INT_NULL, 9, 10]);
-    let { body } = encodePage({ kind: 'int', values: ints }, 1, 9, 0, scratch);
+    let { body } = encodePage({ kind: 'int', values: ints }, 1, 9, scratch);
     let { levels, reader } = decode(body, 8);
     expect(levels).toEqual([1, 1, 0, 1, 1, 0, 1, 1]);
     expect(Array.from({ length: 6 }, (_, i) => reader.view.getInt32(reader.offset + i * 4, true))).toEqual([-1, 2147483647, -2147483647, 7, 9, 10]);
 
     const bools = Uint8Array.from([1, 0, BOOL_NULL, 1, 1, 1, 0, 0, 1, BOOL_NULL, 1]);
-    ({ body } = encodePage({ kind: 'bool', values: bools }, 0, 11, 0, scratch));
+    ({ body } = encodePage({ kind: 'bool', values: bools }, 0, 11, scratch));
     ({ levels, reader } = decode(body, 11));
     expect(levels).toEqual([...bools].map((b) => (b === BOOL_NULL ? 0 : 1)));
     const bits = [...body.subarray(reader.offset)].flatMap((byte) => Array.from({ length: 8 }, (_, k) => (byte >> k) & 1)).slice(0, 9);
     expect(bits).toEqual([...bools].filter((b) => b !== BOOL_NULL));
 
     const dates = Float64Array.from([Date.UTC(2024, 0, 1), Number.NaN, -86_400_000]);
-    ({ body } = encodePage({ kind: 'date', values: dates }, 0, 3, 0, scratch));
+    ({ body } = encodePage({ kind: 'date', values: dates }, 0, 3, scratch));
     ({ levels, reader } = decode(body, 3));
     expect(levels).toEqual([1, 0, 1]);
     expect([reader.view.getBigInt64(reader.offset, true), reader.view.getBigInt64(reader.offset + 8, true)]).toEqual([BigInt(Date.UTC(2024, 0, 1)), -86_400_000n]);
@@ -92,7 +92,7 @@ describe('encodePage', () => {
       const codes = Int32Array.from({ length: n }, (_, i) => (i % 10 === 3 ? -1 : Math.floor(next() * 2 ** width)));
       codes[0] = 2 ** width - 1; // the widest value of that width
       const column: FrameColumn = { kind: 'string', codes, dictionary: [] };
-      const { body } = encodePage(column, 0, n, width, scratch);
+      const { body } = encodePage(column, 0, n, scratch, { bitWidth: width });
       const { levels, reader } = decode(body, n);
       expect(levels).toEqual([...codes].map((c) => (c < 0 ? 0 : 1)));
       expect(body[reader.offset]).toBe(width);

@@ -85,12 +85,31 @@ describe('toParquet / writeParquet read back by DuckDB', () => {
     expect(Number(groups[0]!.n)).toBe(4);
   });
 
-  it('dictionary-encodes text and leaves numbers plain', async () => {
+  it('dictionary-encodes text, and numbers with few distinct values; numbers with many stay plain', async () => {
     const path = join(dir, 'encodings.parquet');
     await writeFile(path, await toParquet(table));
     const encodings = await encodingsOf(path);
     expect(encodings.brand_name).toMatch(/RLE_DICTIONARY/);
+    // 37 brand ids and 5 years in 1,000 rows: dictionaries; 1,000 distinct ids and scores: plain.
+    expect(encodings.brand_id).toMatch(/RLE_DICTIONARY/);
+    expect(encodings.year).toMatch(/RLE_DICTIONARY/);
+    expect(encodings.id).not.toMatch(/DICTIONARY/);
     expect(encodings.score).not.toMatch(/DICTIONARY/);
+  });
+
+  it('keeps every distinct float of a dictionary column exactly: -0 apart from 0, the extremes, and nulls', async () => {
+    const specials = [0, -0, 5e-324, -5e-324, Number.MAX_VALUE, -Number.MAX_VALUE, 0.1 + 0.2, 0.3, 1 / 3, Number.NaN];
+    const values = Float64Array.from({ length: 4000 }, (_, i) => specials[i % specials.length]!);
+    const t = new FrameTable([['x', { kind: 'float', values }]], values.length, { source: 'hand', notes: [] });
+    const path = join(dir, 'float-dictionary.parquet');
+    await writeParquet(t, path, { rowGroupSize: 1000 });
+    expect((await encodingsOf(path)).x).toMatch(/RLE_DICTIONARY/);
+    const back = (await duck.runAndReadAll(`SELECT x, CAST(x AS VARCHAR) AS text FROM ${quoted(path)}`)).getRowObjectsJS();
+    expect(back.map((r) => r.x)).toEqual([...values].map((v) => (Number.isNaN(v) ? null : v)));
+    // DuckDB prints -0 as -0.0: the sign survived the dictionary.
+    expect(back.slice(0, 2).map((r) => r.text)).toEqual(['0.0', '-0.0']);
+    const ours = await readParquet(path);
+    expect([...ours.numbers('x')].map((v) => Object.is(v, -0) ? '-0' : String(v))).toEqual([...values].map((v) => Object.is(v, -0) ? '-0' : String(v)));
   });
 
   it('writes the same bytes uncompressed as compressed, as far as a reader can tell', async () => {
