@@ -15,12 +15,14 @@
  */
 import type { Writer } from 'hyparquet-writer';
 import { readFile } from 'node:fs/promises';
-import type { ColumnChunk, DecodedArray, Encoding, FileMetaData, ParquetType, RowGroup, SchemaElement } from 'hyparquet';
+import type { ColumnChunk, DecodedArray, Encoding, FileMetaData, PageHeader, ParquetType, RowGroup, SchemaElement } from 'hyparquet';
 import { DataError } from '../errors.js';
 import { BOOL_NULL, FrameTable, INT_NULL, type FrameColumn, type FrameMeta } from '../frames/frame-table.js';
 import { textColumn } from '../frames/string-dictionary.js';
 import { writeFileAtomically } from './atomic-file.js';
-import { bitWidthOf, encodePage, maxPageBytes, numberDictionary, PageScratch } from './parquet-pages.js';
+import { encodeChunk, type Codec, type EncodedChunk, type TextDictionary } from './parquet-chunks.js';
+import { bitWidthOf, maxPageBytes, PageScratch } from './parquet-pages.js';
+import { shareWork } from './parquet-workers.js';
 
 /**
  * The Parquet libraries, imported on first use: about 50 modules that a command or a script which
@@ -53,9 +55,15 @@ const ROW_GROUP = 131072;
 
 export interface ParquetOptions {
   /** Compression of the pages: `SNAPPY` (default; what pandas and polars read fastest) or `UNCOMPRESSED`. */
-  codec?: 'SNAPPY' | 'UNCOMPRESSED';
+  codec?: Codec;
   /** Rows per row group (default 131,072). */
   rowGroupSize?: number;
+  /**
+   * Share the encoding with a worker thread: by default when the table is large (about 16 MB of
+   * values or more) and the machine has a second core; `true` always, `false` never. The file's
+   * bytes are the same either way.
+   */
+  parallel?: boolean;
 }
 
 const PHYSICAL: Readonly<Record<FrameColumn['kind'], ParquetType>> = { int: 'INT32', float: 'DOUBLE', bool: 'BOOLEAN', string: 'BYTE_ARRAY', date: 'INT64' };
@@ -71,98 +79,100 @@ function schemaOf(table: FrameTable<object, FrameMeta>): SchemaElement[] {
   return schema;
 }
 
-const textEncoder = new TextEncoder();
-
 /** A column's dictionary page body: PLAIN byte arrays (4-byte length, UTF-8 bytes). */
-function dictionaryBody(dictionary: readonly string[]): Uint8Array {
-  const writer = new lib.ByteWriter();
-  for (const text of dictionary) {
-    const bytes = textEncoder.encode(text);
-    writer.appendUint32(bytes.length);
-    writer.appendBytes(bytes);
+function textDictionary(dictionary: readonly string[]): TextDictionary {
+  const encoder = new TextEncoder();
+  const parts = dictionary.map((text) => encoder.encode(text));
+  const body = new Uint8Array(parts.reduce((sum, p) => sum + 4 + p.length, 0));
+  const view = new DataView(body.buffer);
+  let at = 0;
+  for (const part of parts) {
+    view.setUint32(at, part.length, true);
+    body.set(part, at + 4);
+    at += 4 + part.length;
   }
-  return writer.getBytes();
+  return { body, bitWidth: bitWidthOf(dictionary.length), size: dictionary.length };
 }
 
-function compress(codec: 'SNAPPY' | 'UNCOMPRESSED', bytes: Uint8Array): Uint8Array {
-  return codec === 'SNAPPY' ? lib.snappyCompress(bytes) : bytes;
+/**
+ * Every column chunk of the table, encoded and compressed: `chunks[group][column]`. Large tables
+ * share the work with a worker thread (`parquet-workers.ts`), which encodes about half the columns
+ * while this thread encodes the rest; the bytes are the same either way.
+ */
+async function encodeTable(table: FrameTable<object, FrameMeta>, rowGroup: number, codec: Codec, parallel: boolean | undefined): Promise<EncodedChunk[][]> {
+  const columns = [...table.entries()].map(([, column]) => column);
+  const texts = columns.map((column) => (column.kind === 'string' ? textDictionary(column.dictionary) : undefined));
+  const groups = Math.ceil(table.length / rowGroup);
+  const chunks = Array.from({ length: groups }, () => new Array<EncodedChunk>(columns.length));
+  const encodeHere = (indices: readonly number[]) => {
+    const scratch = new PageScratch();
+    for (let g = 0; g < groups; g++) {
+      const start = g * rowGroup;
+      const end = Math.min(table.length, start + rowGroup);
+      for (const c of indices) chunks[g]![c] = encodeChunk(columns[c]!, start, end, codec, scratch, lib.snappyCompress, texts[c]);
+    }
+  };
+  const split = parallel === false ? undefined : shareWork(columns, table.length, rowGroup, codec, texts, parallel === true);
+  encodeHere(split?.here ?? columns.map((_, c) => c));
+  if (split) {
+    try {
+      for (const { group, column, chunk } of await split.chunks) chunks[group]![column] = chunk;
+    } catch {
+      // The worker failed (it stopped, or ran out of memory): its columns are encoded here instead.
+      encodeHere(split.there);
+    }
+  }
+  return chunks;
 }
 
-function writeTable(table: FrameTable<object, FrameMeta>, writer: Writer, options: ParquetOptions): void {
+async function writeTable(table: FrameTable<object, FrameMeta>, writer: Writer, options: ParquetOptions): Promise<void> {
   const codec = options.codec ?? 'SNAPPY';
   const rowGroup = Math.max(1, Math.floor(options.rowGroupSize ?? ROW_GROUP));
-  const schema = schemaOf(table);
-  const columns = [...table.entries()];
-  const scratch = new PageScratch();
-  const dictionaries = new Map<string, { body: Uint8Array; bitWidth: number; size: number }>();
-  for (const [name, column] of columns) {
-    if (column.kind === 'string') dictionaries.set(name, { body: dictionaryBody(column.dictionary), bitWidth: bitWidthOf(column.dictionary.length), size: column.dictionary.length });
-  }
+  const names = table.columnNames;
+  const kinds = names.map((name) => table.kindOf(name));
+  const encoded = await encodeTable(table, rowGroup, codec, options.parallel);
   writer.appendUint32(0x31524150); // PAR1
   const rowGroups: RowGroup[] = [];
-  for (let start = 0; start < table.length; start += rowGroup) {
-    const end = Math.min(table.length, start + rowGroup);
-    const n = end - start;
+  encoded.forEach((group, g) => {
+    const n = Math.min(table.length, (g + 1) * rowGroup) - g * rowGroup;
     const chunks: ColumnChunk[] = [];
     let groupBytes = 0;
-    for (const [name, column] of columns) {
+    group.forEach(({ dictionary, data }, c) => {
       const chunkStart = writer.offset;
       let uncompressed = 0;
       let dictionaryOffset: bigint | undefined;
-      // Text: the table's dictionary, in every row group. Numbers: the chunk's own, when it pays.
-      const numbers = dictionaries.has(name) ? undefined : numberDictionary(column, start, end);
-      const dictionary = dictionaries.get(name) ?? numbers;
       if (dictionary) {
         dictionaryOffset = BigInt(writer.offset);
-        const body = compress(codec, dictionary.body);
-        const header = new lib.ByteWriter(64);
-        lib.writePageHeader(header, {
-          type: 'DICTIONARY_PAGE',
-          uncompressed_page_size: dictionary.body.length,
-          compressed_page_size: body.length,
-          dictionary_page_header: { num_values: dictionary.size, encoding: 'PLAIN' },
-        });
-        writer.appendBytes(header.getBytes());
-        writer.appendBytes(body);
-        uncompressed += header.offset + dictionary.body.length;
+        uncompressed += appendPage(writer, dictionary.raw, dictionary.body, { type: 'DICTIONARY_PAGE', dictionary_page_header: { num_values: dictionary.size, encoding: 'PLAIN' } });
       }
       const dataOffset = BigInt(writer.offset);
-      const { body: raw } = encodePage(column, start, end, scratch, dictionary);
-      const body = compress(codec, raw);
       const encoding: Encoding = dictionary ? 'RLE_DICTIONARY' : 'PLAIN';
-      const header = new lib.ByteWriter(64);
-      lib.writePageHeader(header, {
+      uncompressed += appendPage(writer, data.raw, data.body, {
         type: 'DATA_PAGE',
-        uncompressed_page_size: raw.length,
-        compressed_page_size: body.length,
         data_page_header: { num_values: n, encoding, definition_level_encoding: 'RLE', repetition_level_encoding: 'RLE' },
       });
-      writer.appendBytes(header.getBytes());
-      writer.appendBytes(body);
-      uncompressed += header.offset + raw.length;
-      const compressed = writer.offset - chunkStart;
       groupBytes += uncompressed;
       chunks.push({
         file_offset: BigInt(chunkStart),
         meta_data: {
-          type: PHYSICAL[column.kind],
+          type: PHYSICAL[kinds[c]!],
           encodings: dictionary ? ['PLAIN', 'RLE', 'RLE_DICTIONARY'] : ['PLAIN', 'RLE'],
-          path_in_schema: [name],
+          path_in_schema: [names[c]!],
           codec,
           num_values: BigInt(n),
           total_uncompressed_size: BigInt(uncompressed),
-          total_compressed_size: BigInt(compressed),
+          total_compressed_size: BigInt(writer.offset - chunkStart),
           data_page_offset: dataOffset,
           ...(dictionaryOffset === undefined ? {} : { dictionary_page_offset: dictionaryOffset }),
         },
       } as ColumnChunk);
-    }
+    });
     rowGroups.push({ columns: chunks, total_byte_size: BigInt(groupBytes), num_rows: BigInt(n) } as RowGroup);
     writer.flush?.();
-  }
+  });
   const metadata = {
     version: 2,
-    schema,
+    schema: schemaOf(table),
     num_rows: BigInt(table.length),
     row_groups: rowGroups,
     key_value_metadata: [{ key: 'brandscape.meta', value: JSON.stringify(table.meta) }],
@@ -172,6 +182,15 @@ function writeTable(table: FrameTable<object, FrameMeta>, writer: Writer, option
   lib.writeMetadata(writer, metadata);
   writer.appendUint32(0x31524150); // PAR1
   writer.finish();
+}
+
+/** Appends a page (its header, then its body); returns its uncompressed size, header included. */
+function appendPage(writer: Writer, raw: number, body: Uint8Array, header: Omit<PageHeader, 'uncompressed_page_size' | 'compressed_page_size'>): number {
+  const bytes = new lib.ByteWriter(64);
+  lib.writePageHeader(bytes, { ...header, uncompressed_page_size: raw, compressed_page_size: body.length } as PageHeader);
+  writer.appendBytes(bytes.getBytes());
+  writer.appendBytes(body);
+  return bytes.offset + raw;
 }
 
 /**
@@ -186,7 +205,7 @@ export async function toParquet(table: FrameTable<object, FrameMeta>, options: P
   for (const [, column] of table.entries()) size += maxPageBytes(column, table.length) + (column.kind === 'string' ? column.dictionary.length * 16 : 0);
   // One buffer of about the file's size: a doubling buffer copied itself about 1 s on 1M x 40.
   const writer = new lib.ByteWriter(size);
-  writeTable(table, writer, options);
+  await writeTable(table, writer, options);
   return writer.getBytes();
 }
 
@@ -201,7 +220,7 @@ export async function toParquet(table: FrameTable<object, FrameMeta>, options: P
 export async function writeParquet(table: FrameTable<object, FrameMeta>, path: string, options: ParquetOptions = {}): Promise<void> {
   await loadWriter();
   await writeFileAtomically(path, async (tempPath) => {
-    writeTable(table, lib.fileWriter(tempPath), options);
+    await writeTable(table, lib.fileWriter(tempPath), options);
   });
 }
 

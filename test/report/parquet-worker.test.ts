@@ -1,0 +1,60 @@
+/**
+ * The Parquet worker thread, through the built package (the worker is a compiled file: the
+ * sources run by vitest encode on one thread). Run in a child process of its own: the file a
+ * worker writes must be byte for byte the file one thread writes, and the process must end by
+ * itself afterwards (the idle worker never keeps it alive).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const dist = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+
+const script = `
+const { toParquet, toTable, fromParquet } = await import(${JSON.stringify(dist)});
+const records = Array.from({ length: 50_003 }, (_, i) => ({
+  id: i + 1,
+  brand_id: i % 11 === 0 ? null : 100 + (i % 37),
+  brand_name: i % 13 === 0 ? null : 'Brand ' + (i % 29),
+  score: i % 7 === 0 ? null : (i * 37) / 8 - 60,
+  rank: i % 5 === 0 ? null : (i % 1001) / 10,
+  is_duplicate: i % 17 === 0 ? null : i % 2 === 0,
+  updated_at: i % 19 === 0 ? null : new Date(Date.UTC(2024, i % 12, 1 + (i % 28))).toISOString(),
+}));
+const table = toTable(records, { metricColumns: ['score', 'rank'] });
+// The worker is a thread of this process: Linux counts them (after a first call on one thread,
+// which may start the thread pool that reads the library's modules).
+const { readFileSync } = await import('node:fs');
+const threads = () => Number(/Threads:\\s+(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]);
+await toParquet(table, { parallel: false });
+const before = threads();
+await toParquet(table, { parallel: false });
+const results = { workerStarted: threads() > before };
+await toParquet(table, { parallel: true });
+results.workerStarted = !results.workerStarted && threads() > before;
+for (const codec of ['SNAPPY', 'UNCOMPRESSED']) {
+  const one = await toParquet(table, { codec, rowGroupSize: 7_000, parallel: false });
+  const two = await toParquet(table, { codec, rowGroupSize: 7_000, parallel: true });
+  results[codec] = { size: one.length, same: Buffer.compare(Buffer.from(one), Buffer.from(two)) === 0 };
+}
+const back = await fromParquet(await toParquet(table, { parallel: true }));
+results.readBack = JSON.stringify(back.rows()) === JSON.stringify(table.rows());
+console.log(JSON.stringify(results));
+`;
+
+describe('toParquet with a worker thread', () => {
+  it.runIf(existsSync(dist))('writes the same bytes as one thread, and the process still ends by itself', async () => {
+    const started = Date.now();
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { timeout: 60_000 });
+    const results = JSON.parse(stdout.trim()) as Record<string, unknown>;
+    expect(results).toEqual({
+      workerStarted: true,
+      SNAPPY: { size: expect.any(Number), same: true },
+      UNCOMPRESSED: { size: expect.any(Number), same: true },
+      readBack: true,
+    });
+    expect(Date.now() - started).toBeLessThan(60_000);
+  });
+});
