@@ -19,7 +19,7 @@ import { BOOL_NULL, INT_NULL, type FrameColumn } from '../frames/column.js';
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** Bytes a page body of `n` rows can take at most (levels, values, run headers). */
-export function maxPageBytes(column: FrameColumn, n: number): number {
+function maxPageBytes(column: FrameColumn, n: number): number {
   const width = column.kind === 'float' || column.kind === 'date' ? 8 : column.kind === 'bool' ? 1 : 4;
   return 32 + ((n + 7) >> 3) + n * width;
 }
@@ -276,7 +276,7 @@ function bitPack(values: Int32Array, count: number, width: number, scratch: Page
   return at + length;
 }
 
-/** A numeric column chunk's dictionary: its distinct values in first-seen order, and each row's index (-1 missing). */
+/** A numeric column chunk's dictionary: its distinct values in first-seen order, and the present rows' indices into it. */
 export interface NumberDictionary {
   /** The dictionary page body: the distinct values, PLAIN. */
   body: Uint8Array;

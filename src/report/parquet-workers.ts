@@ -41,13 +41,14 @@ const MIN_BYTES = 16 << 20;
 
 const WORKER_URL = new URL('./parquet-worker.js', import.meta.url);
 
-/** The worker, once started; null when it cannot run here. */
+/** The worker, once started; null when it cannot run here (or failed once: it is not restarted). */
 let worker: Worker | null | undefined;
 let nextId = 0;
 const pending = new Map<number, { resolve: (chunks: WorkerChunk[]) => void; reject: (error: Error) => void }>();
 
+/** The worker stopped or failed: its jobs are rejected (their columns get encoded on the calling thread) and it is not started again. */
 function failAll(error: Error): void {
-  worker = undefined;
+  worker = null;
   for (const { reject } of pending.values()) reject(error);
   pending.clear();
 }

@@ -21,7 +21,7 @@ import { BOOL_NULL, FrameTable, INT_NULL, type FrameColumn, type FrameMeta } fro
 import { textColumn } from '../frames/string-dictionary.js';
 import { writeFileAtomically } from './atomic-file.js';
 import { encodeChunk, type Codec, type EncodedChunk, type TextDictionary } from './parquet-chunks.js';
-import { bitWidthOf, maxPageBytes, PageScratch } from './parquet-pages.js';
+import { bitWidthOf, PageScratch } from './parquet-pages.js';
 import { shareWork } from './parquet-workers.js';
 
 /**
@@ -125,12 +125,19 @@ async function encodeTable(table: FrameTable<object, FrameMeta>, rowGroup: numbe
   return chunks;
 }
 
-async function writeTable(table: FrameTable<object, FrameMeta>, writer: Writer, options: ParquetOptions): Promise<void> {
+/**
+ * Encodes the table, then writes the file to the writer `open` returns; `open` is told about how
+ * many bytes the file will take (the pages' bodies, room for their headers and the footer).
+ */
+async function writeTable(table: FrameTable<object, FrameMeta>, options: ParquetOptions, open: (bytes: number) => Writer): Promise<void> {
   const codec = options.codec ?? 'SNAPPY';
   const rowGroup = Math.max(1, Math.floor(options.rowGroupSize ?? ROW_GROUP));
   const names = table.columnNames;
   const kinds = names.map((name) => table.kindOf(name));
   const encoded = await encodeTable(table, rowGroup, codec, options.parallel);
+  let bytes = 1 << 16;
+  for (const group of encoded) for (const { dictionary, data } of group) bytes += 128 + (dictionary?.body.length ?? 0) + data.body.length + names.length * 64;
+  const writer = open(bytes);
   writer.appendUint32(0x31524150); // PAR1
   const rowGroups: RowGroup[] = [];
   encoded.forEach((group, g) => {
@@ -201,12 +208,10 @@ function appendPage(writer: Writer, raw: number, body: Uint8Array, header: Omit<
  */
 export async function toParquet(table: FrameTable<object, FrameMeta>, options: ParquetOptions = {}): Promise<Uint8Array> {
   await loadWriter();
-  let size = 1 << 20;
-  for (const [, column] of table.entries()) size += maxPageBytes(column, table.length) + (column.kind === 'string' ? column.dictionary.length * 16 : 0);
-  // One buffer of about the file's size: a doubling buffer copied itself about 1 s on 1M x 40.
-  const writer = new lib.ByteWriter(size);
-  await writeTable(table, writer, options);
-  return writer.getBytes();
+  let writer: InstanceType<WriterLib['ByteWriter']> | undefined;
+  // One buffer of about the file's size (a doubling buffer copied itself about 1 s on 1M x 40).
+  await writeTable(table, options, (bytes) => (writer = new lib.ByteWriter(bytes)));
+  return writer!.getBytes();
 }
 
 /**
@@ -220,7 +225,7 @@ export async function toParquet(table: FrameTable<object, FrameMeta>, options: P
 export async function writeParquet(table: FrameTable<object, FrameMeta>, path: string, options: ParquetOptions = {}): Promise<void> {
   await loadWriter();
   await writeFileAtomically(path, async (tempPath) => {
-    await writeTable(table, lib.fileWriter(tempPath), options);
+    await writeTable(table, options, () => lib.fileWriter(tempPath));
   });
 }
 
