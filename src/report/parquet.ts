@@ -135,8 +135,9 @@ async function writeTable(table: FrameTable<object, FrameMeta>, options: Parquet
   const names = table.columnNames;
   const kinds = names.map((name) => table.kindOf(name));
   const encoded = await encodeTable(table, rowGroup, codec, options.parallel);
-  let bytes = 1 << 16;
-  for (const group of encoded) for (const { dictionary, data } of group) bytes += 128 + (dictionary?.body.length ?? 0) + data.body.length + names.length * 64;
+  // Two page headers and the footer's entry of each chunk take well under 256 bytes.
+  let bytes = (1 << 16) + JSON.stringify(table.meta).length * 2;
+  for (const group of encoded) for (const { dictionary, data } of group) bytes += 256 + (dictionary?.body.length ?? 0) + data.body.length;
   const writer = open(bytes);
   writer.appendUint32(0x31524150); // PAR1
   const rowGroups: RowGroup[] = [];
