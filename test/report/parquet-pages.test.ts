@@ -8,7 +8,7 @@
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 import { describe, expect, it } from 'vitest';
 import { BOOL_NULL, INT_NULL, type FrameColumn } from '../../src/frames/column.js';
-import { encodePage, PageScratch } from '../../src/report/parquet-pages.js';
+import { encodePage, numberDictionary, PageScratch } from '../../src/report/parquet-pages.js';
 
 /** Decodes a page body: which rows are present, and the reader positioned at the values. */
 function decode(body: Uint8Array, n: number) {
@@ -110,5 +110,41 @@ describe('encodePage', () => {
         expect(indices, `width ${width}, read by hyparquet`).toEqual(expected);
       }
     }
+  });
+});
+
+describe('numberDictionary', () => {
+  /** The values a dictionary's indices stand for, read back from its PLAIN body. */
+  const valuesOf = (kind: 'int' | 'float', body: Uint8Array, indices: Int32Array) => {
+    const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+    return [...indices].map((k) => (kind === 'float' ? view.getFloat64(k * 8, true) : view.getInt32(k * 4, true)));
+  };
+
+  it('encodes columns with few distinct values, each present row by its index, missing rows left out', () => {
+    const n = 131_072;
+    const ints = Int32Array.from({ length: n }, (_, i) => (i % 9 === 0 ? INT_NULL : ((i >> 1) * 7919) % 20_000));
+    const d = numberDictionary({ kind: 'int', values: ints }, 0, n)!;
+    expect(d.size).toBe(20_000);
+    expect(d.bitWidth).toBe(15);
+    expect(valuesOf('int', d.body, d.indices)).toEqual([...ints].filter((x) => x !== INT_NULL));
+
+    const floats = Float64Array.from({ length: 5000 }, (_, i) => [0, -0, 0.1 + 0.2, 0.3, Number.NaN, -1e300][i % 6]!);
+    const f = numberDictionary({ kind: 'float', values: floats }, 7, 4993)!;
+    expect(f.size).toBe(5);
+    const back = valuesOf('float', f.body, f.indices);
+    expect(back.map((x) => (Object.is(x, -0) ? '-0' : String(x)))).toEqual([...floats.subarray(7, 4993)].filter((x) => x === x).map((x) => (Object.is(x, -0) ? '-0' : String(x))));
+  });
+
+  it('leaves plain what a dictionary would not shrink: keys (every value new), more distinct values than half the rows, booleans and text', () => {
+    const ids = Int32Array.from({ length: 100_000 }, (_, i) => i + 1);
+    expect(numberDictionary({ kind: 'int', values: ids }, 0, ids.length)).toBeUndefined();
+    // The first 20,000 all new, then repeating: taken for a key column (PLAIN, larger but right).
+    const cycle = Int32Array.from({ length: 100_000 }, (_, i) => (i * 7919) % 20_000);
+    expect(numberDictionary({ kind: 'int', values: cycle }, 0, cycle.length)).toBeUndefined();
+    const many = Float64Array.from({ length: 1000 }, (_, i) => i % 600);
+    expect(numberDictionary({ kind: 'float', values: many }, 0, 1000)).toBeUndefined();
+    expect(numberDictionary({ kind: 'float', values: Float64Array.from({ length: 1000 }, (_, i) => i % 500) }, 0, 1000)).toBeDefined();
+    expect(numberDictionary({ kind: 'bool', values: new Uint8Array(100) }, 0, 100)).toBeUndefined();
+    expect(numberDictionary({ kind: 'string', codes: new Int32Array(100), dictionary: ['a'] }, 0, 100)).toBeUndefined();
   });
 });
