@@ -20,9 +20,12 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** Bytes a page body of `n` rows can take at most (levels, values, run headers). */
 function maxPageBytes(column: FrameColumn, n: number): number {
-  const width = column.kind === 'float' || column.kind === 'date' ? 8 : column.kind === 'bool' ? 1 : 4;
-  return 32 + ((n + 7) >> 3) + n * width;
+  // Past the values: the levels' bits, the 4-byte length, run headers (5-byte varints), the index width byte, bit-packing's padding.
+  return 64 + ((n + 7) >> 3) + n * widthOf(column);
 }
+
+/** Bytes per row of a column's values (a text column's codes). */
+export const widthOf = (column: FrameColumn): number => (column.kind === 'float' || column.kind === 'date' ? 8 : column.kind === 'bool' ? 1 : 4);
 
 /** Reusable memory for encoding pages of up to `rows` rows (one per writer: bodies are views into it). */
 export class PageScratch {
@@ -190,7 +193,7 @@ function writeValues(column: FrameColumn, start: number, end: number, present: n
       for (let i = start; i < end; i++) {
         const x = v[i]!;
         if (x !== x) continue;
-        scratch.view.setBigInt64(at, BigInt(x), true);
+        scratch.view.setBigInt64(at, BigInt(Math.round(x)), true);
         at += 8;
       }
       return at;
@@ -294,8 +297,10 @@ export function bitWidthOf(size: number): number {
 /**
  * Rows `start..end` of an `int` or `float` column dictionary-encoded, when that pays: when they
  * hold at most `min(65,536, rows / 2)` distinct values (a brandscape rank has at most 1,001: 0.0 to
- * 100.0), otherwise undefined and the chunk stays PLAIN. This is pyarrow's default too; it makes the
- * pages a fraction of their plain size, so there is that much less to compress.
+ * 100.0) and do not look like a key column (`uniqueSoFar`); otherwise undefined and the chunk stays
+ * PLAIN. pyarrow also dictionary-encodes numbers by default (it falls back to PLAIN past a 1 MB
+ * dictionary page); it makes the pages a fraction of their plain size, so there is that much less
+ * to compress.
  *
  * Values are told apart by their bits (a float's two 32-bit halves) in an open-addressing table,
  * so 0 and -0 stay distinct and nothing is boxed; the scan stops at the first value over the limit.
@@ -345,11 +350,6 @@ class KeyTable {
     return 32 - Math.log2(this.slot.length);
   }
 
-  /** Whether one more key would make the table more than a quarter full. */
-  get full(): boolean {
-    return (this.size + 1) * 4 > this.slot.length;
-  }
-
   /** The same keys in a table twice the size. */
   grown(): KeyTable {
     const next = new KeyTable(this.slot.length * 2);
@@ -388,8 +388,9 @@ function floatKeys(v: Float64Array, start: number, end: number, limit: number, o
   let t = new KeyTable(4096);
   for (let at = start; ; t = t.grown()) {
     at = scanFloats(t, v, words, at, end, limit, out);
-    if (at === OVER_LIMIT || uniqueSoFar(t)) return undefined;
+    if (at === OVER_LIMIT) return undefined;
     if (at === end) return t;
+    if (uniqueSoFar(t)) return undefined;
   }
 }
 
@@ -441,8 +442,9 @@ function intKeys(v: Int32Array, start: number, end: number, limit: number, out: 
   let t = new KeyTable(4096);
   for (let at = start; ; t = t.grown()) {
     at = scanInts(t, v, at, end, limit, out);
-    if (at === OVER_LIMIT || uniqueSoFar(t)) return undefined;
+    if (at === OVER_LIMIT) return undefined;
     if (at === end) return t;
+    if (uniqueSoFar(t)) return undefined;
   }
 }
 

@@ -15,8 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FrameColumn } from '../frames/column.js';
 import type { Codec, EncodedChunk, TextDictionary } from './parquet-chunks.js';
+import { widthOf } from './parquet-pages.js';
 
-/** What the worker is asked: one column (in shared memory), for every row group. */
+/** What the worker is asked: one column's rows of a batch (in shared memory), for each row group in it. */
 export interface ChunkJob {
   id: number;
   index: number;
@@ -62,7 +63,14 @@ function theWorker(): Worker | undefined {
   // No inherited Node options: the worker is plain compiled JavaScript, and some options of the
   // parent stop it from starting (\`node --input-type=module -e ...\` makes it fail with
   // ERR_INPUT_TYPE_NOT_ALLOWED).
-  const started = new Worker(WORKER_URL, { execArgv: [] });
+  let started: Worker;
+  try {
+    started = new Worker(WORKER_URL, { execArgv: [] });
+  } catch {
+    // Not allowed here (e.g. Node's permission model without --allow-worker): one thread.
+    worker = null;
+    return undefined;
+  }
   started.unref();
   started.on('message', (reply: ChunkReply) => {
     const job = pending.get(reply.id);
@@ -73,6 +81,7 @@ function theWorker(): Worker | undefined {
     else job.resolve(reply.chunks);
   });
   started.on('error', (error) => failAll(error));
+  started.on('messageerror', (error) => failAll(error));
   started.on('exit', (code) => {
     if (worker === started) failAll(new Error(`The Parquet worker stopped (exit code ${code}).`));
   });
@@ -80,37 +89,38 @@ function theWorker(): Worker | undefined {
   return started;
 }
 
-/** Bytes per row of a column's values. */
-const widthOf = (column: FrameColumn): number => (column.kind === 'float' || column.kind === 'date' ? 8 : column.kind === 'bool' ? 1 : 4);
 
-/** A copy of a typed array in shared memory (or the array itself when it is shared already). */
-function shared<T extends Float64Array | Int32Array | Uint8Array>(values: T): T {
-  if (values.buffer instanceof SharedArrayBuffer) return values;
-  const copy = new (values.constructor as new (buffer: SharedArrayBuffer) => T)(new SharedArrayBuffer(values.byteLength));
-  copy.set(values);
+/** Rows `start..end` of a typed array, copied into shared memory. */
+function shared<T extends Float64Array | Int32Array | Uint8Array>(values: T, start: number, end: number): T {
+  const copy = new (values.constructor as new (buffer: SharedArrayBuffer) => T)(new SharedArrayBuffer((end - start) * values.BYTES_PER_ELEMENT));
+  copy.set(values.subarray(start, end));
   return copy;
 }
 
-function sharedColumn(column: FrameColumn): FrameColumn {
-  return column.kind === 'string' ? { ...column, codes: shared(column.codes) } : ({ kind: column.kind, values: shared(column.values) } as FrameColumn);
+/** Rows `start..end` of a column in shared memory (text without its dictionary: the worker writes indices). */
+function sharedColumn(column: FrameColumn, start: number, end: number): FrameColumn {
+  return column.kind === 'string' ? { kind: 'string', codes: shared(column.codes, start, end), dictionary: [] } : ({ kind: column.kind, values: shared(column.values, start, end) } as FrameColumn);
 }
 
 /**
  * Splits the columns between this thread and the worker (about the same bytes of values each) and
- * starts the worker on its share; undefined when the table is too small (unless `force`), the
- * machine has one core, or the worker cannot run. `chunks` settles with the worker's chunks of
- * the columns in `there`.
+ * starts the worker on its share of rows `start..end` (a batch of whole row groups); undefined when
+ * the batch is too small (unless `force`), the machine has one core, there are no columns, or the
+ * worker cannot run. `chunks` settles with the worker's chunks of the columns in `there`, their
+ * `group` counted from the batch's first.
  */
 export function shareWork(
   columns: readonly FrameColumn[],
-  length: number,
+  start: number,
+  end: number,
   rowGroup: number,
   codec: Codec,
   texts: readonly (TextDictionary | undefined)[],
   force: boolean,
 ): { here: number[]; there: number[]; chunks: Promise<WorkerChunk[]> } | undefined {
+  const length = end - start;
   const bytes = columns.reduce((sum, column) => sum + widthOf(column) * length, 0);
-  if (!force && (bytes < MIN_BYTES || availableParallelism() < 2)) return undefined;
+  if (columns.length === 0 || (!force && (bytes < MIN_BYTES || availableParallelism() < 2))) return undefined;
   const thread = theWorker();
   if (!thread) return undefined;
   // Widest columns first, each to whichever side has less so far.
@@ -128,7 +138,7 @@ export function shareWork(
   const done = there.map((index) => {
     const id = nextId++;
     const text = texts[index];
-    const job: ChunkJob = { id, index, column: sharedColumn(columns[index]!), length, rowGroup, codec, ...(text ? { text } : {}) };
+    const job: ChunkJob = { id, index, column: sharedColumn(columns[index]!, start, end), length, rowGroup, codec, ...(text ? { text } : {}) };
     const chunks = new Promise<WorkerChunk[]>((resolve, reject) => pending.set(id, { resolve, reject }));
     thread.postMessage(job);
     return chunks;

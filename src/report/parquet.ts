@@ -16,12 +16,12 @@
 import type { Writer } from 'hyparquet-writer';
 import { readFile } from 'node:fs/promises';
 import type { ColumnChunk, DecodedArray, Encoding, FileMetaData, PageHeader, ParquetType, RowGroup, SchemaElement } from 'hyparquet';
-import { DataError } from '../errors.js';
+import { DataError, UsageError } from '../errors.js';
 import { BOOL_NULL, FrameTable, INT_NULL, type FrameColumn, type FrameMeta } from '../frames/frame-table.js';
 import { textColumn } from '../frames/string-dictionary.js';
 import { writeFileAtomically } from './atomic-file.js';
 import { encodeChunk, type Codec, type EncodedChunk, type TextDictionary } from './parquet-chunks.js';
-import { bitWidthOf, PageScratch } from './parquet-pages.js';
+import { bitWidthOf, PageScratch, widthOf } from './parquet-pages.js';
 import { shareWork } from './parquet-workers.js';
 
 /**
@@ -95,54 +95,75 @@ function textDictionary(dictionary: readonly string[]): TextDictionary {
 }
 
 /**
- * Every column chunk of the table, encoded and compressed: `chunks[group][column]`. Large tables
- * share the work with a worker thread (`parquet-workers.ts`), which encodes about half the columns
- * while this thread encodes the rest; the bytes are the same either way.
+ * Row groups encoded before they are written: as many as hold about this many bytes of values, so
+ * a large table is written in a few batches and memory holds one batch's pages, not the file's.
  */
-async function encodeTable(table: FrameTable<object, FrameMeta>, rowGroup: number, codec: Codec, parallel: boolean | undefined): Promise<EncodedChunk[][]> {
-  const columns = [...table.entries()].map(([, column]) => column);
-  const texts = columns.map((column) => (column.kind === 'string' ? textDictionary(column.dictionary) : undefined));
-  const groups = Math.ceil(table.length / rowGroup);
-  const chunks = Array.from({ length: groups }, () => new Array<EncodedChunk>(columns.length));
-  const encodeHere = (indices: readonly number[]) => {
-    const scratch = new PageScratch();
-    for (let g = 0; g < groups; g++) {
-      const start = g * rowGroup;
-      const end = Math.min(table.length, start + rowGroup);
-      for (const c of indices) chunks[g]![c] = encodeChunk(columns[c]!, start, end, codec, scratch, lib.snappyCompress, texts[c]);
-    }
-  };
-  const split = parallel === false ? undefined : shareWork(columns, table.length, rowGroup, codec, texts, parallel === true);
-  encodeHere(split?.here ?? columns.map((_, c) => c));
-  if (split) {
-    try {
-      for (const { group, column, chunk } of await split.chunks) chunks[group]![column] = chunk;
-    } catch {
-      // The worker failed (it stopped, or ran out of memory): its columns are encoded here instead.
-      encodeHere(split.there);
-    }
+const BATCH_BYTES = 256 << 20;
+
+
+/** The row group size asked for, checked: a whole number of rows, at least 1 (Infinity: one group). */
+function rowGroupOf(size: number | undefined, rows: number): number {
+  if (size === undefined) return ROW_GROUP;
+  if (typeof size !== 'number' || Number.isNaN(size) || size < 1) {
+    throw new UsageError(`rowGroupSize is a number of rows, at least 1; got ${String(size)}.`, { hint: 'Leave it out for the default, 131,072 rows.' });
   }
-  return chunks;
+  return size === Infinity ? Math.max(1, rows) : Math.floor(size);
 }
 
 /**
- * Encodes the table, then writes the file to the writer `open` returns; `open` is told about how
- * many bytes the file will take (the pages' bodies, room for their headers and the footer).
+ * The table's row groups, encoded and compressed, in order: each an array of its column chunks.
+ * They are encoded a batch at a time (`BATCH_BYTES`); for a batch large enough, a worker thread
+ * (`parquet-workers.ts`) encodes about half the columns while this thread encodes the rest. The
+ * bytes are the same either way.
  */
-async function writeTable(table: FrameTable<object, FrameMeta>, options: ParquetOptions, open: (bytes: number) => Writer): Promise<void> {
+async function* encodeGroups(table: FrameTable<object, FrameMeta>, rowGroup: number, codec: Codec, parallel: boolean | undefined): AsyncGenerator<EncodedChunk[]> {
+  const columns = [...table.entries()].map(([, column]) => column);
+  const texts = columns.map((column) => (column.kind === 'string' ? textDictionary(column.dictionary) : undefined));
+  const rowBytes = Math.max(1, columns.reduce((sum, column) => sum + widthOf(column), 0));
+  const batchGroups = Math.max(1, Math.floor(BATCH_BYTES / (rowBytes * rowGroup)));
+  const scratch = new PageScratch();
+  for (let start = 0; start < table.length; start += batchGroups * rowGroup) {
+    const end = Math.min(table.length, start + batchGroups * rowGroup);
+    const chunks = Array.from({ length: Math.ceil((end - start) / rowGroup) }, () => new Array<EncodedChunk>(columns.length));
+    const encodeHere = (indices: readonly number[]) => {
+      chunks.forEach((group, g) => {
+        const from = start + g * rowGroup;
+        for (const c of indices) group[c] = encodeChunk(columns[c]!, from, Math.min(end, from + rowGroup), codec, scratch, lib.snappyCompress, texts[c]);
+      });
+    };
+    const split = parallel === false ? undefined : shareWork(columns, start, end, rowGroup, codec, texts, parallel === true);
+    // Settled either way before this thread's share runs, so that a failure there cannot leave the
+    // worker's answer unhandled.
+    const fromWorker = split?.chunks.then(
+      (list) => ({ list }),
+      () => undefined,
+    );
+    encodeHere(split?.here ?? columns.map((_, c) => c));
+    if (split) {
+      const answer = await fromWorker;
+      // The worker failed (it stopped, or ran out of memory): its columns are encoded here instead.
+      if (!answer) encodeHere(split.there);
+      else for (const { group, column, chunk } of answer.list) chunks[group]![column] = chunk;
+    }
+    yield* chunks;
+  }
+}
+
+/**
+ * Encodes the table and writes the file to `writer`, a batch of row groups at a time (flushed to
+ * a file writer after each group).
+ */
+async function writeTable(table: FrameTable<object, FrameMeta>, options: ParquetOptions, writer: Writer): Promise<void> {
   const codec = options.codec ?? 'SNAPPY';
-  const rowGroup = Math.max(1, Math.floor(options.rowGroupSize ?? ROW_GROUP));
+  const rowGroup = rowGroupOf(options.rowGroupSize, table.length);
   const names = table.columnNames;
   const kinds = names.map((name) => table.kindOf(name));
-  const encoded = await encodeTable(table, rowGroup, codec, options.parallel);
-  // Two page headers and the footer's entry of each chunk take well under 256 bytes.
-  let bytes = (1 << 16) + JSON.stringify(table.meta).length * 2;
-  for (const group of encoded) for (const { dictionary, data } of group) bytes += 256 + (dictionary?.body.length ?? 0) + data.body.length;
-  const writer = open(bytes);
   writer.appendUint32(0x31524150); // PAR1
   const rowGroups: RowGroup[] = [];
-  encoded.forEach((group, g) => {
+  let g = 0;
+  for await (const group of encodeGroups(table, rowGroup, codec, options.parallel)) {
     const n = Math.min(table.length, (g + 1) * rowGroup) - g * rowGroup;
+    g++;
     const chunks: ColumnChunk[] = [];
     let groupBytes = 0;
     group.forEach(({ dictionary, data }, c) => {
@@ -177,7 +198,7 @@ async function writeTable(table: FrameTable<object, FrameMeta>, options: Parquet
     });
     rowGroups.push({ columns: chunks, total_byte_size: BigInt(groupBytes), num_rows: BigInt(n) } as RowGroup);
     writer.flush?.();
-  });
+  }
   const metadata = {
     version: 2,
     schema: schemaOf(table),
@@ -209,10 +230,12 @@ function appendPage(writer: Writer, raw: number, body: Uint8Array, header: Omit<
  */
 export async function toParquet(table: FrameTable<object, FrameMeta>, options: ParquetOptions = {}): Promise<Uint8Array> {
   await loadWriter();
-  let writer: InstanceType<WriterLib['ByteWriter']> | undefined;
-  // One buffer of about the file's size (a doubling buffer copied itself about 1 s on 1M x 40).
-  await writeTable(table, options, (bytes) => (writer = new lib.ByteWriter(bytes)));
-  return writer!.getBytes();
+  // A first guess at the file's size (the buffer doubles past it): the values' bytes, or a quarter
+  // of them compressed.
+  const values = [...table.entries()].reduce((sum, [, column]) => sum + widthOf(column) * table.length, 0);
+  const writer = new lib.ByteWriter((1 << 16) + (options.codec === 'UNCOMPRESSED' ? values : values >> 2));
+  await writeTable(table, options, writer);
+  return writer.getBytes();
 }
 
 /**
@@ -225,8 +248,9 @@ export async function toParquet(table: FrameTable<object, FrameMeta>, options: P
  */
 export async function writeParquet(table: FrameTable<object, FrameMeta>, path: string, options: ParquetOptions = {}): Promise<void> {
   await loadWriter();
+  rowGroupOf(options.rowGroupSize, table.length); // a bad option fails before the file is begun
   await writeFileAtomically(path, async (tempPath) => {
-    await writeTable(table, options, () => lib.fileWriter(tempPath));
+    await writeTable(table, options, lib.fileWriter(tempPath));
   });
 }
 

@@ -4,6 +4,7 @@
  * pyarrow nor fastparquet; the frames bench also reads a file back with pyarrow from a venv). Values, types and nulls must come back
  * exactly; text columns must be dictionary-encoded.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import type { Emulator } from '../../src/emulator/index.js';
+import { UsageError } from '../../src/errors.js';
 import { FrameTable, type FrameMeta } from '../../src/frames/frame-table.js';
 import { toTable } from '../../src/frames/to-table.js';
 import { fromParquet, readParquet, toParquet, writeParquet } from '../../src/report/parquet.js';
@@ -127,6 +129,27 @@ describe('toParquet / writeParquet read back by DuckDB', () => {
     await writeParquet(table.where({ id: -1 }), emptyPath);
     expect(Object.keys(await typesOf(emptyPath))).toEqual(table.columnNames);
     expect(await rowsOf(emptyPath)).toEqual([]);
+  });
+
+  it('takes rowGroupSize Infinity as one row group, and refuses a size that is not a number of rows before writing anything', async () => {
+    const path = join(dir, 'one-group.parquet');
+    await writeParquet(table, path, { rowGroupSize: Infinity });
+    expect(await rowsOf(path, ['updated_at'])).toEqual(expectedRows(table));
+    const groups = (await duck.runAndReadAll(`SELECT count(DISTINCT row_group_id) AS n FROM parquet_metadata(${quoted(path)})`)).getRowObjectsJS();
+    expect(Number(groups[0]!.n)).toBe(1);
+    for (const bad of [Number.NaN, 0, -5, '100' as unknown as number]) {
+      const badPath = join(dir, `bad-${String(bad)}.parquet`);
+      await expect(writeParquet(table, badPath, { rowGroupSize: bad })).rejects.toThrow(UsageError);
+      await expect(toParquet(table, { rowGroupSize: bad })).rejects.toThrow(/rowGroupSize is a number of rows, at least 1/);
+      expect(existsSync(badPath)).toBe(false);
+    }
+  });
+
+  it('writes dates with fractional milliseconds, rounded to the millisecond', async () => {
+    const t = new FrameTable([['seen_at', { kind: 'date', values: Float64Array.from([1_700_000_000_000.4, 1_700_000_000_000.6, Number.NaN]) }]], 3, { source: 'hand', notes: [] });
+    const path = join(dir, 'fractional-dates.parquet');
+    await writeParquet(t, path, { parallel: true });
+    expect((await rowsOf(path, ['seen_at'])).map((r) => r.seen_at)).toEqual([1_700_000_000_000, 1_700_000_000_001, null]);
   });
 
   it('replaces a file atomically and names the path when the folder is missing', async () => {
