@@ -311,7 +311,7 @@ export function numberDictionary(column: FrameColumn, start: number, end: number
   const limit = Math.min(65_536, n >> 1);
   if (limit < 2) return undefined;
   const indices = new Int32Array(n);
-  const found = column.kind === 'float' ? floatKeys(column.values, start, end, limit, indices) : intKeys(column.values, start, end, limit, indices);
+  const found = columnKeys(column, start, end, limit, indices);
   if (!found) return undefined;
   const { keys, size } = found;
   // A float's two words in order are its 8 little-endian bytes; an int is the first word of each pair.
@@ -382,20 +382,30 @@ const OVER_LIMIT = -1;
  */
 const uniqueSoFar = (t: KeyTable): boolean => t.present >= 16_384 && t.size * 20 > t.present * 19;
 
-/** The key indices of the present rows of `start..end` of a float column, in `out`; undefined past `limit` keys. */
-function floatKeys(v: Float64Array, start: number, end: number, limit: number, out: Int32Array): KeyTable | undefined {
-  const words = new Int32Array(v.buffer, v.byteOffset, v.length * 2);
+/**
+ * The key indices of the present rows of `start..end` of an int or float column, in `out`;
+ * undefined past `limit` keys or for a key column (`uniqueSoFar`).
+ */
+function columnKeys(column: { kind: 'int'; values: Int32Array } | { kind: 'float'; values: Float64Array }, start: number, end: number, limit: number, out: Int32Array): KeyTable | undefined {
+  const v = column.values;
+  // A float is read as its two 32-bit words; an int is one word.
+  const words = column.kind === 'float' ? new Int32Array(v.buffer, v.byteOffset, v.length * 2) : column.values;
+  const stride = column.kind === 'float' ? 2 : 1;
   let t = new KeyTable(4096);
   for (let at = start; ; t = t.grown()) {
-    at = scanFloats(t, v, words, at, end, limit, out);
+    at = scanKeys(t, words, stride, at, end, limit, out);
     if (at === OVER_LIMIT) return undefined;
     if (at === end) return t;
     if (uniqueSoFar(t)) return undefined;
   }
 }
 
-/** Rows from `at` until the end, or until the table must grow (returns that row); OVER_LIMIT past `limit` keys. */
-function scanFloats(t: KeyTable, v: Float64Array, words: Int32Array, at: number, end: number, limit: number, out: Int32Array): number {
+/**
+ * Rows from `at` until the end, or until the table must grow (returns that row); OVER_LIMIT past
+ * `limit` keys. Missing rows are skipped: a NaN's bits (all-ones exponent, non-zero fraction) for
+ * floats, INT_NULL for ints.
+ */
+function scanKeys(t: KeyTable, words: Int32Array, stride: 1 | 2, at: number, end: number, limit: number, out: Int32Array): number {
   const { lo: los, hi: his, slot, keys } = t;
   const mask = slot.length - 1;
   const shift = t.shift;
@@ -404,10 +414,9 @@ function scanFloats(t: KeyTable, v: Float64Array, words: Int32Array, at: number,
   let j = t.present;
   let i = at;
   for (; i < end; i++) {
-    const x = v[i]!;
-    if (x !== x) continue;
-    const lo = words[2 * i]!;
-    const hi = words[2 * i + 1]!;
+    const lo = words[stride * i]!;
+    const hi = stride === 2 ? words[2 * i + 1]! : 0;
+    if (stride === 2 ? (hi & 0x7ff00000) === 0x7ff00000 && ((hi & 0xfffff) | lo) !== 0 : lo === INT_NULL) continue;
     let h = Math.imul((lo + hi) | 0, 0x9e3779b1) >>> shift;
     for (;;) {
       const s = slot[h]!;
@@ -426,56 +435,6 @@ function scanFloats(t: KeyTable, v: Float64Array, words: Int32Array, at: number,
         break;
       }
       if (los[h] === lo && his[h] === hi) {
-        out[j++] = s - 1;
-        break;
-      }
-      h = (h + 1) & mask;
-    }
-  }
-  t.size = size;
-  t.present = j;
-  return i;
-}
-
-/** `floatKeys` for an int column. */
-function intKeys(v: Int32Array, start: number, end: number, limit: number, out: Int32Array): KeyTable | undefined {
-  let t = new KeyTable(4096);
-  for (let at = start; ; t = t.grown()) {
-    at = scanInts(t, v, at, end, limit, out);
-    if (at === OVER_LIMIT) return undefined;
-    if (at === end) return t;
-    if (uniqueSoFar(t)) return undefined;
-  }
-}
-
-/** `scanFloats` for an int column. */
-function scanInts(t: KeyTable, v: Int32Array, at: number, end: number, limit: number, out: Int32Array): number {
-  const { lo: los, slot, keys } = t;
-  const mask = slot.length - 1;
-  const shift = t.shift;
-  const room = Math.min(limit, slot.length >> 2);
-  let size = t.size;
-  let j = t.present;
-  let i = at;
-  for (; i < end; i++) {
-    const x = v[i]!;
-    if (x === INT_NULL) continue;
-    let h = Math.imul(x, 0x9e3779b1) >>> shift;
-    for (;;) {
-      const s = slot[h]!;
-      if (s === 0) {
-        if (size === room) {
-          t.size = size;
-          t.present = j;
-          return size === limit ? OVER_LIMIT : i;
-        }
-        keys[2 * size] = x;
-        los[h] = x;
-        slot[h] = ++size;
-        out[j++] = size - 1;
-        break;
-      }
-      if (los[h] === x) {
         out[j++] = s - 1;
         break;
       }
