@@ -89,7 +89,6 @@ function theWorker(): Worker | undefined {
   return started;
 }
 
-
 /** Rows `start..end` of a typed array, copied into shared memory. */
 function shared<T extends Float64Array | Int32Array | Uint8Array>(values: T, start: number, end: number): T {
   const copy = new (values.constructor as new (buffer: SharedArrayBuffer) => T)(new SharedArrayBuffer((end - start) * values.BYTES_PER_ELEMENT));

@@ -100,7 +100,6 @@ function textDictionary(dictionary: readonly string[]): TextDictionary {
  */
 const BATCH_BYTES = 256 << 20;
 
-
 /** The row group size asked for, checked: a whole number of rows, at least 1 (Infinity: one group). */
 function rowGroupOf(size: number | undefined, rows: number): number {
   if (size === undefined) return ROW_GROUP;
