@@ -21,6 +21,7 @@ import { BOOL_NULL, FrameTable, INT_NULL, type FrameColumn, type FrameMeta } fro
 import { textColumn } from '../frames/string-dictionary.js';
 import { writeFileAtomically } from './atomic-file.js';
 import { encodeChunk, type Codec, type EncodedChunk, type TextDictionary } from './parquet-chunks.js';
+import { readColumns as readFlat, Unsupported } from './parquet-read.js';
 import { bitWidthOf, PageScratch, widthOf } from './parquet-pages.js';
 import { shareWork } from './parquet-workers.js';
 
@@ -333,16 +334,21 @@ export async function fromParquet(bytes: Uint8Array, options: { columns?: readon
   const unsupported = names.filter((_, i) => kinds[i] === undefined);
   if (unsupported.length > 0) throw new DataError('These Parquet columns are nested or binary: a table holds numbers, text, booleans and dates.', unsupported, names.filter((_, i) => kinds[i] !== undefined));
   const n = Number(metadata.num_rows);
-  const data = new Map<string, unknown[]>(names.map((name) => [name, new Array<unknown>(n)]));
-  await parquetRead({
-    file: buffer,
-    metadata,
-    columns: names,
-    onChunk: ({ columnName, columnData, rowStart, rowEnd }) => {
-      const out = data.get(columnName);
-      if (!out) return;
-      for (let i = rowStart; i < Math.min(rowEnd, n); i++) out[i] = columnData[i - rowStart];
-    },
+  const columns = await readFlat(buffer, metadata, names).catch(async (error: unknown) => {
+    if (!(error instanceof Unsupported)) throw error;
+    // Outside what the typed reader covers (nested, decimal, INT96...): hyparquet's general reader.
+    const data = new Map<string, unknown[]>(names.map((name) => [name, new Array<unknown>(n)]));
+    await parquetRead({
+      file: buffer,
+      metadata,
+      columns: names,
+      onChunk: ({ columnName, columnData, rowStart, rowEnd }) => {
+        const out = data.get(columnName);
+        if (!out) return;
+        for (let i = rowStart; i < Math.min(rowEnd, n); i++) out[i] = columnData[i - rowStart];
+      },
+    });
+    return names.map((name, i) => columnFrom(kinds[i]!, data.get(name)!, n));
   });
   const meta = metadata.key_value_metadata?.find((kv) => kv.key === 'brandscape.meta')?.value;
   let parsed: FrameMeta = { source: 'parquet', notes: [] };
@@ -351,7 +357,7 @@ export async function fromParquet(bytes: Uint8Array, options: { columns?: readon
   } catch {
     // Not ours, or damaged: the table is still the file's.
   }
-  return new FrameTable(names.map((name, i) => [name, columnFrom(kinds[i]!, data.get(name)!, n)] as const), n, parsed);
+  return new FrameTable(names.map((name, i) => [name, columns[i]!] as const), n, parsed);
 }
 
 /**

@@ -9,6 +9,7 @@ import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 import { describe, expect, it } from 'vitest';
 import { BOOL_NULL, INT_NULL, type FrameColumn } from '../../src/frames/column.js';
 import { encodePage, numberDictionary, PageScratch } from '../../src/report/parquet-pages.js';
+import { unpackHybrid } from '../../src/report/parquet-read.js';
 
 /** Decodes a page body: which rows are present, and the reader positioned at the values. */
 function decode(body: Uint8Array, n: number) {
@@ -146,5 +147,51 @@ describe('numberDictionary', () => {
     expect(numberDictionary({ kind: 'float', values: Float64Array.from({ length: 1000 }, (_, i) => i % 500) }, 0, 1000)).toBeDefined();
     expect(numberDictionary({ kind: 'bool', values: new Uint8Array(100) }, 0, 100)).toBeUndefined();
     expect(numberDictionary({ kind: 'string', codes: new Int32Array(100), dictionary: ['a'] }, 0, 100)).toBeUndefined();
+  });
+});
+
+describe('unpackHybrid (the reader of levels and indices)', () => {
+  it('reads back bit-packed indices of every width from 1 to 31, and the levels beside them', () => {
+    const scratch = new PageScratch();
+    for (let width = 1; width <= 31; width++) {
+      const next = random(100 + width);
+      const n = 203;
+      const codes = Int32Array.from({ length: n }, (_, i) => (i % 10 === 3 ? -1 : Math.floor(next() * 2 ** width)));
+      codes[1] = 2 ** width - 1;
+      const { body } = encodePage({ kind: 'string', codes, dictionary: [] }, 0, n, scratch, { bitWidth: width });
+      const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+      const levelsLength = view.getUint32(0, true);
+      const levels = new Uint8Array(n);
+      unpackHybrid(body, 4, 4 + levelsLength, 1, levels, n);
+      expect([...levels]).toEqual([...codes].map((c) => (c < 0 ? 0 : 1)));
+      const at = 4 + levelsLength;
+      expect(body[at]).toBe(width);
+      const present = [...codes].filter((c) => c >= 0);
+      const indices = new Int32Array(present.length);
+      unpackHybrid(body, at + 1, body.length, width, indices, present.length);
+      expect([...indices], `width ${width}`).toEqual(present);
+    }
+  });
+
+  it('reads RLE runs (values of 1 to 4 bytes) mixed with bit-packed runs, and stops at the count asked', () => {
+    // width 12: RLE 5 x 0xABC, bit-packed 8 values 0..7, RLE 3 x 7.
+    const packed: number[] = [];
+    let acc = 0;
+    let bits = 0;
+    for (let v = 0; v < 8; v++) {
+      acc |= v << bits;
+      bits += 12;
+      while (bits >= 8) (packed.push(acc & 0xff), (acc >>>= 8), (bits -= 8));
+    }
+    const bytes = Uint8Array.from([5 << 1, 0xbc, 0x0a, (1 << 1) | 1, ...packed, 3 << 1, 7, 0]);
+    const out = new Int32Array(15);
+    unpackHybrid(bytes, 0, bytes.length, 12, out, 15);
+    expect([...out]).toEqual([0xabc, 0xabc, 0xabc, 0xabc, 0xabc, 0, 1, 2, 3, 4, 5, 6, 7, 7, 7]);
+    const wide = new Int32Array(2);
+    unpackHybrid(Uint8Array.from([2 << 1, 0xff, 0xff, 0xff, 0x7f]), 0, 5, 31, wide, 2);
+    expect([...wide]).toEqual([2 ** 31 - 1, 2 ** 31 - 1]);
+    const few = new Int32Array(6);
+    unpackHybrid(bytes, 0, bytes.length, 12, few, 6);
+    expect([...few]).toEqual([0xabc, 0xabc, 0xabc, 0xabc, 0xabc, 0]);
   });
 });

@@ -16,6 +16,7 @@ import { UsageError } from '../../src/errors.js';
 import { FrameTable, type FrameMeta } from '../../src/frames/frame-table.js';
 import { toTable } from '../../src/frames/to-table.js';
 import { fromParquet, readParquet, toParquet, writeParquet } from '../../src/report/parquet.js';
+import { readColumns } from '../../src/report/parquet-read.js';
 import { startEmulator } from '../helpers/client-harness.js';
 
 let dir: string;
@@ -202,7 +203,23 @@ describe('fromParquet / readParquet', () => {
     expect(back.meta).toEqual(table.meta);
   });
 
-  it('reads a file DuckDB wrote, and only the columns asked for', async () => {
+  it('reads a file DuckDB wrote with its typed reader: ints, doubles, text, booleans, timestamps, nulls, several pages', async () => {
+    const path = join(dir, 'duck-typed.parquet');
+    await duck.run(
+      `COPY (SELECT i::INTEGER AS id, CASE WHEN i % 7 = 0 THEN NULL ELSE (i % 1001) / 10 END::DOUBLE AS rank, i::BIGINT * 3 AS big, CASE WHEN i % 11 = 0 THEN NULL ELSE 'Brand ' || (i % 613) END AS brand, CASE WHEN i % 13 = 0 THEN NULL ELSE i % 2 = 0 END AS even, TIMESTAMP '2024-01-01 07:00:00' + INTERVAL (i) MINUTE AS seen FROM range(30000) t(i)) TO ${quoted(path)} (FORMAT parquet, ROW_GROUP_SIZE 10000)`,
+    );
+    const buffer = (await readFile(path)).buffer as ArrayBuffer;
+    const { parquetMetadata } = await import('hyparquet');
+    const metadata = parquetMetadata(buffer);
+    // The typed reader covers every column of this file (no fallback to the general reader).
+    const columns = await readColumns(buffer, metadata, ['id', 'rank', 'big', 'brand', 'even', 'seen']);
+    expect(columns.map((c) => c.kind)).toEqual(['int', 'float', 'float', 'string', 'bool', 'date']);
+    const table = await readParquet(path);
+    const expected = (await duck.runAndReadAll(`SELECT id, rank, big::DOUBLE AS big, brand, even, epoch_ms(seen)::DOUBLE AS seen FROM ${quoted(path)}`)).getRowObjectsJS();
+    expect(table.rows().map((r) => ({ ...r, seen: (r.seen as Date).getTime() }))).toEqual(expected);
+  });
+
+  it('reads a file DuckDB wrote, and only the columns asked for (a decimal column: the general reader)', async () => {
     const path = join(dir, 'duck.parquet');
     await duck.run(
       `COPY (SELECT i::INTEGER AS id, CASE WHEN i % 3 = 0 THEN NULL ELSE (i * 0.5)::DOUBLE END AS score, (i * 0.25)::DECIMAL(6, 2) AS share, 'm' || (i % 4) AS market, i % 2 = 0 AS even, TIMESTAMP '2024-01-01' + INTERVAL (i) DAY AS day FROM range(10) t(i)) TO ${quoted(path)} (FORMAT parquet)`,
