@@ -14,6 +14,7 @@
  * the general way.
  */
 import type { FileMetaData, SchemaElement } from 'hyparquet';
+import { DataError } from '../errors.js';
 import { BOOL_NULL, INT_NULL, type FrameColumn } from '../frames/column.js';
 import { StringDictionary } from '../frames/string-dictionary.js';
 
@@ -51,8 +52,9 @@ function targetOf(element: SchemaElement): Target {
   if (logical?.type === 'TIMESTAMP' || converted === 'TIMESTAMP_MILLIS' || converted === 'TIMESTAMP_MICROS') {
     if (element.type !== 'INT64') throw new Unsupported('timestamp');
     const unit = logical?.type === 'TIMESTAMP' ? logical.unit : converted === 'TIMESTAMP_MICROS' ? 'MICROS' : 'MILLIS';
-    const per = unit === 'MILLIS' ? 1 : unit === 'MICROS' ? 1e3 : 1e6;
-    return { kind: 'date', convert: (v) => number(v) / per };
+    // Whole milliseconds, truncated as hyparquet's general reader and Date do.
+    const per = BigInt(unit === 'MILLIS' ? 1 : unit === 'MICROS' ? 1e3 : 1e6);
+    return { kind: 'date', convert: (v) => (typeof v === 'bigint' ? Number(v / per) : Math.trunc((v as number) / Number(per))) };
   }
   if (logical?.type === 'DATE' || converted === 'DATE') return { kind: 'date', convert: (v) => (v as number) * 86_400_000 };
   if (logical && !['STRING', 'INTEGER', 'ENUM', 'JSON'].includes(logical.type)) throw new Unsupported(logical.type);
@@ -63,6 +65,9 @@ function targetOf(element: SchemaElement): Target {
       if ((logical?.type === 'INTEGER' && !logical.isSigned) || converted === 'UINT_32') return { kind: 'float', convert: (v) => (v as number) >>> 0 };
       return { kind: 'int', convert: number };
     case 'INT64':
+      // Read as signed 64 bits: an unsigned column's values of 2^63 and more are reinterpreted.
+      if ((logical?.type === 'INTEGER' && !logical.isSigned) || converted === 'UINT_64') return { kind: 'float', convert: (v) => Number(BigInt.asUintN(64, v as bigint)) };
+      return { kind: 'float', convert: number };
     case 'FLOAT':
     case 'DOUBLE':
       return { kind: 'float', convert: number };
@@ -72,6 +77,25 @@ function targetOf(element: SchemaElement): Target {
     default:
       throw new Unsupported(String(element.type));
   }
+}
+
+/**
+ * Throws a DataError when one of the named columns is compressed with a codec neither reader
+ * decodes (ZSTD, polars' default; GZIP; LZ4; Brotli), naming the columns and how to write the file.
+ */
+export function assertReadableCodecs(metadata: FileMetaData, names: readonly string[]): void {
+  const found = new Map<string, string>();
+  for (const group of metadata.row_groups) {
+    for (const chunk of group.columns) {
+      const meta = chunk.meta_data;
+      const name = meta?.path_in_schema.join('.');
+      if (meta && name && names.includes(name) && meta.codec !== 'SNAPPY' && meta.codec !== 'UNCOMPRESSED') found.set(name, meta.codec);
+    }
+  }
+  if (found.size === 0) return;
+  throw new DataError(`The Parquet file is compressed with ${[...new Set(found.values())].join(', ')}; only Snappy and uncompressed files can be read.`, [...found.keys()], [], {
+    hint: "Write it with Snappy: pandas to_parquet(compression='snappy'), polars write_parquet(compression='snappy'), DuckDB COPY ... (FORMAT parquet, COMPRESSION snappy).",
+  });
 }
 
 /** An empty column of `n` rows, every row missing until read. */
@@ -106,12 +130,17 @@ export async function readColumns(buffer: ArrayBuffer, metadata: FileMetaData, n
     const column = emptyColumn(target.kind, n);
     const texts = target.kind === 'string' ? new StringDictionary() : undefined;
     let row = 0;
-    for (const group of metadata.row_groups) {
-      const chunk = group.columns.find((c) => c.meta_data?.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] === name)?.meta_data;
-      if (!chunk) throw new Unsupported(`no chunk of ${name}`);
-      const decode: ColumnDecoder = { pathInSchema: [name], type: element.type!, element, schemaPath, codec: chunk.codec, parsers: undefined as never };
-      readChunk(lib, buffer, chunk, decode, Number(group.num_rows), row, column, target, texts);
-      row += Number(group.num_rows);
+    try {
+      for (const group of metadata.row_groups) {
+        const chunk = group.columns.find((c) => c.meta_data?.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] === name)?.meta_data;
+        if (!chunk) throw new Unsupported(`no chunk of ${name}`);
+        const decode: ColumnDecoder = { pathInSchema: [name], type: element.type!, element, schemaPath, codec: chunk.codec, parsers: undefined as never };
+        readChunk(lib, buffer, chunk, decode, Number(group.num_rows), row, column, target, texts);
+        row += Number(group.num_rows);
+      }
+    } catch (error) {
+      if (error instanceof Unsupported || error instanceof DataError) throw error;
+      throw new DataError(`The Parquet file could not be read: column '${name}': ${error instanceof Error ? error.message : String(error)}.`, [name], []);
     }
     return texts && column.kind === 'string' ? { ...column, dictionary: texts.values } : column;
   });
@@ -220,21 +249,26 @@ function readPageV1(lib: ReaderLib, body: Uint8Array, count: number, encoding: s
 
 /**
  * Decodes Parquet's RLE / bit-packed hybrid encoding of `count` values `width` bits wide (0..32)
- * from `bytes[at, end)` into `out`.
+ * from `bytes[at, end)` into `out`. A RangeError when the runs end before `count` values (a
+ * damaged page).
  */
 export function unpackHybrid(bytes: Uint8Array, at: number, end: number, width: number, out: Uint8Array | Int32Array, count: number): void {
   const valueBytes = (width + 7) >> 3;
   const mask = width === 32 ? -1 : (1 << width) - 1;
   let filled = 0;
-  while (filled < count && at < end) {
+  const short = () => new RangeError(`an RLE / bit-packed run ends past its page (${filled} of ${count} values read)`);
+  while (filled < count) {
+    if (at >= end) throw short();
     let header = 0;
     for (let shift = 0; ; shift += 7) {
+      if (at >= end || shift > 35) throw short();
       const b = bytes[at++]!;
       header += (b & 0x7f) * 2 ** shift;
       if (b < 0x80) break;
     }
     if ((header & 1) === 0) {
       // An RLE run: a value repeated.
+      if (at + valueBytes > end) throw short();
       let value = 0;
       for (let k = 0; k < valueBytes; k++) value |= bytes[at++]! << (8 * k);
       const stop = Math.min(count, filled + Math.floor(header / 2));
@@ -244,6 +278,8 @@ export function unpackHybrid(bytes: Uint8Array, at: number, end: number, width: 
       // Bit-packed: (header >> 1) groups of 8 values, `width` bytes a group, least significant bit first.
       const runBytes = Math.floor(header / 2) * width;
       const stop = Math.min(count, filled + Math.floor(header / 2) * 8);
+      // A last run may stop after the bytes of the values it holds (its padding left out).
+      if (at + Math.ceil(((stop - filled) * width) / 8) > end) throw short();
       if (width === 1) {
         for (let q = at; filled < stop; q++) {
           const b = bytes[q]!;

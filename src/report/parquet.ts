@@ -21,7 +21,7 @@ import { BOOL_NULL, FrameTable, INT_NULL, type FrameColumn, type FrameMeta } fro
 import { textColumn } from '../frames/string-dictionary.js';
 import { writeFileAtomically } from './atomic-file.js';
 import { encodeChunk, type Codec, type EncodedChunk, type TextDictionary } from './parquet-chunks.js';
-import { readColumns as readFlat, Unsupported } from './parquet-read.js';
+import { assertReadableCodecs, readColumns as readFlat, Unsupported } from './parquet-read.js';
 import { bitWidthOf, PageScratch, widthOf } from './parquet-pages.js';
 import { shareWork } from './parquet-workers.js';
 
@@ -334,6 +334,7 @@ export async function fromParquet(bytes: Uint8Array, options: { columns?: readon
   const unsupported = names.filter((_, i) => kinds[i] === undefined);
   if (unsupported.length > 0) throw new DataError('These Parquet columns are nested or binary: a table holds numbers, text, booleans and dates.', unsupported, names.filter((_, i) => kinds[i] !== undefined));
   const n = Number(metadata.num_rows);
+  assertReadableCodecs(metadata, names);
   const columns = await readFlat(buffer, metadata, names).catch(async (error: unknown) => {
     if (!(error instanceof Unsupported)) throw error;
     // Outside what the typed reader covers (nested, decimal, INT96...): hyparquet's general reader.

@@ -194,4 +194,12 @@ describe('unpackHybrid (the reader of levels and indices)', () => {
     unpackHybrid(bytes, 0, bytes.length, 12, few, 6);
     expect([...few]).toEqual([0xabc, 0xabc, 0xabc, 0xabc, 0xabc, 0]);
   });
+
+  it('throws a RangeError on runs that end before the values asked for (a damaged page), instead of looping or leaving zeros', () => {
+    // A run header cut off mid-varint; an RLE value cut off; a bit-packed run short of bytes; too few values in all.
+    expect(() => unpackHybrid(Uint8Array.from([0x80]), 0, 1, 3, new Int32Array(4), 4)).toThrow(RangeError);
+    expect(() => unpackHybrid(Uint8Array.from([4 << 1, 0xbc]), 0, 2, 12, new Int32Array(4), 4)).toThrow(RangeError);
+    expect(() => unpackHybrid(Uint8Array.from([(1 << 1) | 1, 0xff]), 0, 2, 12, new Int32Array(8), 8)).toThrow(RangeError);
+    expect(() => unpackHybrid(Uint8Array.from([2 << 1, 3]), 0, 2, 3, new Int32Array(6), 6)).toThrow(/2 of 6 values/);
+  });
 });

@@ -12,7 +12,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import type { Emulator } from '../../src/emulator/index.js';
-import { UsageError } from '../../src/errors.js';
+import { DataError, UsageError } from '../../src/errors.js';
 import { FrameTable, type FrameMeta } from '../../src/frames/frame-table.js';
 import { toTable } from '../../src/frames/to-table.js';
 import { fromParquet, readParquet, toParquet, writeParquet } from '../../src/report/parquet.js';
@@ -217,6 +217,27 @@ describe('fromParquet / readParquet', () => {
     const table = await readParquet(path);
     const expected = (await duck.runAndReadAll(`SELECT id, rank, big::DOUBLE AS big, brand, even, epoch_ms(seen)::DOUBLE AS seen FROM ${quoted(path)}`)).getRowObjectsJS();
     expect(table.rows().map((r) => ({ ...r, seen: (r.seen as Date).getTime() }))).toEqual(expected);
+  });
+
+  it('reads unsigned 64-bit ints and micro- and nanosecond timestamps the same with either reader', async () => {
+    const path = join(dir, 'wide-ints.parquet');
+    await duck.run(
+      `COPY (SELECT * FROM (VALUES (18446744073709551615::UBIGINT, make_timestamp(1700000000000999), make_timestamp_ns(1700000000000999999), 1.5::DECIMAL(4, 1)), (9223372036854775808::UBIGINT, make_timestamp(-1500), make_timestamp_ns(-1500000), 2.5), (5::UBIGINT, NULL, NULL, 3.5)) t(u, us, ns, d)) TO ${quoted(path)} (FORMAT parquet)`,
+    );
+    const typed = await readParquet(path, { columns: ['u', 'us', 'ns'] });
+    // With the decimal column, the whole file goes through hyparquet's general reader.
+    const general = await readParquet(path);
+    expect(typed.values('u')).toEqual([2 ** 64, 2 ** 63, 5]);
+    expect(typed.numbers('us')).toEqual(Float64Array.from([1_700_000_000_000, -1, Number.NaN]));
+    expect(typed.numbers('ns')).toEqual(Float64Array.from([1_700_000_000_000, -1, Number.NaN]));
+    for (const name of ['u', 'us', 'ns']) expect(general.numbers(name), name).toEqual(typed.numbers(name));
+  });
+
+  it('refuses a ZSTD file with a DataError that says how to write one it reads', async () => {
+    const path = join(dir, 'zstd.parquet');
+    await duck.run(`COPY (SELECT i AS id FROM range(10) t(i)) TO ${quoted(path)} (FORMAT parquet, COMPRESSION zstd)`);
+    await expect(readParquet(path)).rejects.toThrow(DataError);
+    await expect(readParquet(path)).rejects.toThrow(/compressed with ZSTD; only Snappy and uncompressed .*compression='snappy'/);
   });
 
   it('reads a file DuckDB wrote, and only the columns asked for (a decimal column: the general reader)', async () => {
