@@ -10,7 +10,7 @@
  *
  * Covered: flat columns (optional or required) of the kinds a table holds, in data pages v1 and v2
  * with any encoding hyparquet decodes. Anything else (nested columns, decimals, INT96 timestamps,
- * fixed-length byte arrays, unknown logical types) is `Unsupported`, and the caller reads the file
+ * fixed-length byte arrays, unknown logical types) is left to the caller, which reads those columns
  * the general way.
  */
 import type { FileMetaData, SchemaElement } from 'hyparquet';
@@ -18,8 +18,8 @@ import { DataError } from '../errors.js';
 import { BOOL_NULL, INT_NULL, type FrameColumn } from '../frames/column.js';
 import { StringDictionary } from '../frames/string-dictionary.js';
 
-/** A file this reader does not cover; read it with hyparquet's general reader instead. */
-export class Unsupported extends Error {}
+/** A column this reader does not cover; it is read with hyparquet's general reader instead. */
+class Unsupported extends Error {}
 
 async function readerLib() {
   const [column, datapage, plain, schema] = await Promise.all([
@@ -114,36 +114,46 @@ function emptyColumn(kind: FrameColumn['kind'], n: number): FrameColumn {
 }
 
 /**
- * The named flat columns of a Parquet file as table columns; throws Unsupported when one of them
- * is outside what this reader covers.
+ * The named flat columns of a Parquet file as table columns; undefined for each column outside what
+ * this reader covers (the caller reads those the general way).
  *
  * @example await readColumns(buffer, parquetMetadata(buffer), ['brand_id', 'differentiation_rank'])
  */
-export async function readColumns(buffer: ArrayBuffer, metadata: FileMetaData, names: readonly string[]): Promise<FrameColumn[]> {
+export async function readColumns(buffer: ArrayBuffer, metadata: FileMetaData, names: readonly string[]): Promise<(FrameColumn | undefined)[]> {
   const lib = await readerLib();
-  const n = Number(metadata.num_rows);
   return names.map((name) => {
-    const schemaPath = lib.schema.getSchemaPath(metadata.schema, [name]);
-    if (!lib.schema.isFlatColumn(schemaPath) || lib.schema.getMaxDefinitionLevel(schemaPath) > 1) throw new Unsupported(`nested column ${name}`);
-    const element = schemaPath[schemaPath.length - 1]!.element;
-    const target = targetOf(element);
-    const column = emptyColumn(target.kind, n);
-    const texts = target.kind === 'string' ? new StringDictionary() : undefined;
-    let row = 0;
     try {
-      for (const group of metadata.row_groups) {
-        const chunk = group.columns.find((c) => c.meta_data?.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] === name)?.meta_data;
-        if (!chunk) throw new Unsupported(`no chunk of ${name}`);
-        const decode: ColumnDecoder = { pathInSchema: [name], type: element.type!, element, schemaPath, codec: chunk.codec, parsers: undefined as never };
-        readChunk(lib, buffer, chunk, decode, Number(group.num_rows), row, column, target, texts);
-        row += Number(group.num_rows);
-      }
+      return readColumn(lib, buffer, metadata, name);
     } catch (error) {
-      if (error instanceof Unsupported || error instanceof DataError) throw error;
-      throw new DataError(`The Parquet file could not be read: column '${name}': ${error instanceof Error ? error.message : String(error)}.`, [name], []);
+      if (error instanceof Unsupported) return undefined;
+      throw error;
     }
-    return texts && column.kind === 'string' ? { ...column, dictionary: texts.values } : column;
   });
+}
+
+/** One flat column; throws Unsupported when it is outside what this reader covers. */
+function readColumn(lib: ReaderLib, buffer: ArrayBuffer, metadata: FileMetaData, name: string): FrameColumn {
+  const n = Number(metadata.num_rows);
+  const schemaPath = lib.schema.getSchemaPath(metadata.schema, [name]);
+  if (!lib.schema.isFlatColumn(schemaPath) || lib.schema.getMaxDefinitionLevel(schemaPath) > 1) throw new Unsupported(`nested column ${name}`);
+  const element = schemaPath[schemaPath.length - 1]!.element;
+  const target = targetOf(element);
+  const column = emptyColumn(target.kind, n);
+  const texts = target.kind === 'string' ? new StringDictionary() : undefined;
+  let row = 0;
+  try {
+    for (const group of metadata.row_groups) {
+      const chunk = group.columns.find((c) => c.meta_data?.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] === name)?.meta_data;
+      if (!chunk) throw new Unsupported(`no chunk of ${name}`);
+      const decode: ColumnDecoder = { pathInSchema: [name], type: element.type!, element, schemaPath, codec: chunk.codec, parsers: undefined as never };
+      readChunk(lib, buffer, chunk, decode, Number(group.num_rows), row, column, target, texts);
+      row += Number(group.num_rows);
+    }
+  } catch (error) {
+    if (error instanceof Unsupported || error instanceof DataError) throw error;
+    throw new DataError(`The Parquet file could not be read: column '${name}': ${error instanceof Error ? error.message : String(error)}.`, [name], []);
+  }
+  return texts && column.kind === 'string' ? { ...column, dictionary: texts.values } : column;
 }
 
 /** One column chunk's pages into `column` from row `row`. */

@@ -21,7 +21,7 @@ import { BOOL_NULL, FrameTable, INT_NULL, type FrameColumn, type FrameMeta } fro
 import { textColumn } from '../frames/string-dictionary.js';
 import { writeFileAtomically } from './atomic-file.js';
 import { encodeChunk, type Codec, type EncodedChunk, type TextDictionary } from './parquet-chunks.js';
-import { assertReadableCodecs, readColumns as readFlat, Unsupported } from './parquet-read.js';
+import { assertReadableCodecs, readColumns as readFlat } from './parquet-read.js';
 import { bitWidthOf, PageScratch, widthOf } from './parquet-pages.js';
 import { shareWork } from './parquet-workers.js';
 
@@ -335,22 +335,23 @@ export async function fromParquet(bytes: Uint8Array, options: { columns?: readon
   if (unsupported.length > 0) throw new DataError('These Parquet columns are nested or binary: a table holds numbers, text, booleans and dates.', unsupported, names.filter((_, i) => kinds[i] !== undefined));
   const n = Number(metadata.num_rows);
   assertReadableCodecs(metadata, names);
-  const columns = await readFlat(buffer, metadata, names).catch(async (error: unknown) => {
-    if (!(error instanceof Unsupported)) throw error;
-    // Outside what the typed reader covers (nested, decimal, INT96...): hyparquet's general reader.
-    const data = new Map<string, unknown[]>(names.map((name) => [name, new Array<unknown>(n)]));
+  const columns = await readFlat(buffer, metadata, names);
+  // Columns outside what the typed reader covers (nested, decimal, INT96...): hyparquet's general reader.
+  const others = names.filter((_, i) => columns[i] === undefined);
+  if (others.length > 0) {
+    const data = new Map<string, unknown[]>(others.map((name) => [name, new Array<unknown>(n)]));
     await parquetRead({
       file: buffer,
       metadata,
-      columns: names,
+      columns: others,
       onChunk: ({ columnName, columnData, rowStart, rowEnd }) => {
         const out = data.get(columnName);
         if (!out) return;
         for (let i = rowStart; i < Math.min(rowEnd, n); i++) out[i] = columnData[i - rowStart];
       },
     });
-    return names.map((name, i) => columnFrom(kinds[i]!, data.get(name)!, n));
-  });
+    names.forEach((name, i) => (columns[i] ??= columnFrom(kinds[i]!, data.get(name)!, n)));
+  }
   const meta = metadata.key_value_metadata?.find((kv) => kv.key === 'brandscape.meta')?.value;
   let parsed: FrameMeta = { source: 'parquet', notes: [] };
   try {

@@ -213,24 +213,26 @@ describe('fromParquet / readParquet', () => {
     const metadata = parquetMetadata(buffer);
     // The typed reader covers every column of this file (no fallback to the general reader).
     const columns = await readColumns(buffer, metadata, ['id', 'rank', 'big', 'brand', 'even', 'seen']);
-    expect(columns.map((c) => c.kind)).toEqual(['int', 'float', 'float', 'string', 'bool', 'date']);
+    expect(columns.map((c) => c?.kind)).toEqual(['int', 'float', 'float', 'string', 'bool', 'date']);
     const table = await readParquet(path);
     const expected = (await duck.runAndReadAll(`SELECT id, rank, big::DOUBLE AS big, brand, even, epoch_ms(seen)::DOUBLE AS seen FROM ${quoted(path)}`)).getRowObjectsJS();
     expect(table.rows().map((r) => ({ ...r, seen: (r.seen as Date).getTime() }))).toEqual(expected);
   });
 
-  it('reads unsigned 64-bit ints and micro- and nanosecond timestamps the same with either reader', async () => {
+  it('reads unsigned 64-bit ints, micro- and nanosecond timestamps, and a decimal beside them (the general reader, for that column only)', async () => {
     const path = join(dir, 'wide-ints.parquet');
     await duck.run(
       `COPY (SELECT * FROM (VALUES (18446744073709551615::UBIGINT, make_timestamp(1700000000000999), make_timestamp_ns(1700000000000999999), 1.5::DECIMAL(4, 1)), (9223372036854775808::UBIGINT, make_timestamp(-1500), make_timestamp_ns(-1500000), 2.5), (5::UBIGINT, NULL, NULL, 3.5)) t(u, us, ns, d)) TO ${quoted(path)} (FORMAT parquet)`,
     );
-    const typed = await readParquet(path, { columns: ['u', 'us', 'ns'] });
-    // With the decimal column, the whole file goes through hyparquet's general reader.
-    const general = await readParquet(path);
-    expect(typed.values('u')).toEqual([2 ** 64, 2 ** 63, 5]);
-    expect(typed.numbers('us')).toEqual(Float64Array.from([1_700_000_000_000, -1, Number.NaN]));
-    expect(typed.numbers('ns')).toEqual(Float64Array.from([1_700_000_000_000, -1, Number.NaN]));
-    for (const name of ['u', 'us', 'ns']) expect(general.numbers(name), name).toEqual(typed.numbers(name));
+    const buffer = (await readFile(path)).buffer as ArrayBuffer;
+    const { parquetMetadata } = await import('hyparquet');
+    expect((await readColumns(buffer, parquetMetadata(buffer), ['u', 'us', 'ns', 'd'])).map((c) => c?.kind)).toEqual(['float', 'date', 'date', undefined]);
+    const table = await readParquet(path);
+    expect(table.values('u')).toEqual([2 ** 64, 2 ** 63, 5]);
+    // Whole milliseconds, truncated (as hyparquet's general reader and Date do).
+    expect(table.numbers('us')).toEqual(Float64Array.from([1_700_000_000_000, -1, Number.NaN]));
+    expect(table.numbers('ns')).toEqual(Float64Array.from([1_700_000_000_000, -1, Number.NaN]));
+    expect(table.values('d')).toEqual([1.5, 2.5, 3.5]);
   });
 
   it('refuses a ZSTD file with a DataError that says how to write one it reads', async () => {
@@ -240,7 +242,7 @@ describe('fromParquet / readParquet', () => {
     await expect(readParquet(path)).rejects.toThrow(/compressed with ZSTD; only Snappy and uncompressed .*compression='snappy'/);
   });
 
-  it('reads a file DuckDB wrote, and only the columns asked for (a decimal column: the general reader)', async () => {
+  it('reads a file DuckDB wrote, and only the columns asked for (its decimal column through the general reader)', async () => {
     const path = join(dir, 'duck.parquet');
     await duck.run(
       `COPY (SELECT i::INTEGER AS id, CASE WHEN i % 3 = 0 THEN NULL ELSE (i * 0.5)::DOUBLE END AS score, (i * 0.25)::DECIMAL(6, 2) AS share, 'm' || (i % 4) AS market, i % 2 = 0 AS even, TIMESTAMP '2024-01-01' + INTERVAL (i) DAY AS day FROM range(10) t(i)) TO ${quoted(path)} (FORMAT parquet)`,
