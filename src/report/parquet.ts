@@ -313,6 +313,21 @@ function columnFrom(kind: FrameColumn['kind'], data: unknown[] | DecodedArray, n
   }
 }
 
+/** The file's columns: the root's children (a list or struct column is one, with its parts below it). */
+function topLevel(schema: readonly SchemaElement[]): SchemaElement[] {
+  const out: SchemaElement[] = [];
+  let at = 1;
+  const skip = (): void => {
+    const element = schema[at++]!;
+    for (let k = 0; k < (element.num_children ?? 0); k++) skip();
+  };
+  for (let k = 0; k < (schema[0]?.num_children ?? 0) && at < schema.length; k++) {
+    out.push(schema[at]!);
+    skip();
+  }
+  return out;
+}
+
 /**
  * A Parquet file's bytes as a table (read with hyparquet, the writer's companion library): INT32 as
  * `int`, INT64, FLOAT, DOUBLE and decimals as `float`, BOOLEAN as `bool`, UTF-8 text as `string`,
@@ -326,8 +341,8 @@ export async function fromParquet(bytes: Uint8Array, options: { columns?: readon
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   const { parquetMetadata, parquetRead } = await import('hyparquet');
   const metadata = parquetMetadata(buffer);
-  const leaves = metadata.schema.slice(1);
-  const names = options.columns ? [...options.columns] : leaves.filter((e) => !e.num_children).map((e) => e.name);
+  const leaves = topLevel(metadata.schema);
+  const names = options.columns ? [...options.columns] : leaves.map((e) => e.name);
   const unknown = names.filter((name) => !leaves.some((e) => e.name === name));
   if (unknown.length > 0) throw new DataError('The Parquet file has no such column.', unknown, leaves.map((e) => e.name));
   const kinds = names.map((name) => kindOf(leaves.find((e) => e.name === name)!));

@@ -235,6 +235,16 @@ describe('fromParquet / readParquet', () => {
     expect(table.values('d')).toEqual([1.5, 2.5, 3.5]);
   });
 
+  it('names list and struct columns in a DataError, and reads the others when asked for them', async () => {
+    const path = join(dir, 'nested.parquet');
+    await duck.run(`COPY (SELECT i AS id, [i, i + 1] AS pair, {'a': i, 'b': 'x'} AS point, 'm' || i AS market FROM range(5) t(i)) TO ${quoted(path)} (FORMAT parquet)`);
+    const refused = await readParquet(path).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DataError);
+    expect(String(refused)).toMatch(/nested or binary.*Missing: pair, point/);
+    const scalar = await readParquet(path, { columns: ['id', 'market'] });
+    expect(scalar.rows()).toEqual([0, 1, 2, 3, 4].map((i) => ({ id: i, market: `m${i}` })));
+  });
+
   it('refuses a ZSTD file with a DataError that says how to write one it reads', async () => {
     const path = join(dir, 'zstd.parquet');
     await duck.run(`COPY (SELECT i AS id FROM range(10) t(i)) TO ${quoted(path)} (FORMAT parquet, COMPRESSION zstd)`);
