@@ -43,39 +43,64 @@ interface Target {
 
 const decoder = new TextDecoder();
 
-/** The target of a leaf column, or Unsupported. */
-function targetOf(element: SchemaElement): Target {
-  const logical = element.logical_type;
-  const converted = element.converted_type;
-  if (converted === 'DECIMAL' || logical?.type === 'DECIMAL') throw new Unsupported('decimal');
-  const number = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
-  if (logical?.type === 'TIMESTAMP' || converted === 'TIMESTAMP_MILLIS' || converted === 'TIMESTAMP_MICROS') {
-    if (element.type !== 'INT64') throw new Unsupported('timestamp');
-    const unit = logical?.type === 'TIMESTAMP' ? logical.unit : converted === 'TIMESTAMP_MICROS' ? 'MICROS' : 'MILLIS';
-    // Whole milliseconds, truncated as hyparquet's general reader and Date do.
-    const per = BigInt(unit === 'MILLIS' ? 1 : unit === 'MICROS' ? 1e3 : 1e6);
-    return { kind: 'date', convert: (v) => (typeof v === 'bigint' ? Number(v / per) : Math.trunc((v as number) / Number(per))) };
-  }
-  if (logical?.type === 'DATE' || converted === 'DATE') return { kind: 'date', convert: (v) => (v as number) * 86_400_000 };
-  if (logical && !['STRING', 'INTEGER', 'ENUM', 'JSON'].includes(logical.type)) throw new Unsupported(logical.type);
+/** An integer column declared unsigned (logical INTEGER, or the older UINT_32 / UINT_64). */
+const isUnsigned = (element: SchemaElement): boolean =>
+  (element.logical_type?.type === 'INTEGER' && !element.logical_type.isSigned) || element.converted_type === 'UINT_32' || element.converted_type === 'UINT_64';
+
+/** The kind a Parquet column becomes in a table (by either reader), from its schema element; undefined for nested or unsupported columns. */
+export function kindOf(element: SchemaElement): FrameColumn['kind'] | undefined {
+  if (element.num_children) return undefined;
+  // hyparquet decodes decimals to numbers.
+  if (element.converted_type === 'DECIMAL' || element.logical_type?.type === 'DECIMAL') return 'float';
+  const logical = element.logical_type?.type;
+  if (logical === 'TIMESTAMP' || logical === 'DATE' || element.converted_type === 'TIMESTAMP_MILLIS' || element.converted_type === 'TIMESTAMP_MICROS' || element.converted_type === 'DATE') return 'date';
   switch (element.type) {
     case 'BOOLEAN':
-      return { kind: 'bool', convert: (v) => (v ? 1 : 0) };
+      return 'bool';
     case 'INT32':
-      if ((logical?.type === 'INTEGER' && !logical.isSigned) || converted === 'UINT_32') return { kind: 'float', convert: (v) => (v as number) >>> 0 };
-      return { kind: 'int', convert: number };
+      return isUnsigned(element) ? 'float' : 'int';
     case 'INT64':
-      // Read as signed 64 bits: an unsigned column's values of 2^63 and more are reinterpreted.
-      if ((logical?.type === 'INTEGER' && !logical.isSigned) || converted === 'UINT_64') return { kind: 'float', convert: (v) => Number(BigInt.asUintN(64, v as bigint)) };
-      return { kind: 'float', convert: number };
     case 'FLOAT':
     case 'DOUBLE':
-      return { kind: 'float', convert: number };
+      return 'float';
     case 'BYTE_ARRAY':
-      if (converted === 'UTF8' || logical?.type === 'STRING' || logical?.type === 'ENUM' || logical?.type === 'JSON') return { kind: 'string', convert: (v) => decoder.decode(v as Uint8Array) };
-      throw new Unsupported('binary');
+      return element.converted_type === 'UTF8' || logical === 'STRING' || logical === 'ENUM' || logical === 'JSON' ? 'string' : undefined;
     default:
-      throw new Unsupported(String(element.type));
+      return undefined;
+  }
+}
+
+/**
+ * The column's kind and how this reader converts a value to it; Unsupported for what only the
+ * general reader converts (decimals, INT96 timestamps, times and other logical types).
+ */
+function targetOf(element: SchemaElement): Target {
+  const kind = kindOf(element);
+  const logical = element.logical_type;
+  const converted = element.converted_type;
+  if (!kind || converted === 'DECIMAL' || logical?.type === 'DECIMAL') throw new Unsupported(`column ${element.name}`);
+  if (logical && !['STRING', 'INTEGER', 'ENUM', 'JSON', 'TIMESTAMP', 'DATE'].includes(logical.type)) throw new Unsupported(logical.type);
+  const number = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
+  switch (kind) {
+    case 'date': {
+      if (logical?.type === 'DATE' || converted === 'DATE') return { kind, convert: (v) => (v as number) * 86_400_000 };
+      if (element.type !== 'INT64') throw new Unsupported('timestamp');
+      const unit = logical?.type === 'TIMESTAMP' ? logical.unit : converted === 'TIMESTAMP_MICROS' ? 'MICROS' : 'MILLIS';
+      // Whole milliseconds, truncated as hyparquet's general reader and Date do.
+      const per = BigInt(unit === 'MILLIS' ? 1 : unit === 'MICROS' ? 1e3 : 1e6);
+      return { kind, convert: (v) => (typeof v === 'bigint' ? Number(v / per) : Math.trunc((v as number) / Number(per))) };
+    }
+    case 'bool':
+      return { kind, convert: (v) => (v ? 1 : 0) };
+    case 'int':
+      return { kind, convert: number };
+    case 'string':
+      return { kind, convert: (v) => decoder.decode(v as Uint8Array) };
+    case 'float':
+      // An unsigned INT32; an unsigned INT64, which hyparquet reads as signed (values of 2^63 and more reinterpreted).
+      if (element.type === 'INT32') return { kind, convert: (v) => (v as number) >>> 0 };
+      if (element.type === 'INT64' && isUnsigned(element)) return { kind, convert: (v) => Number(BigInt.asUintN(64, v as bigint)) };
+      return { kind, convert: number };
   }
 }
 

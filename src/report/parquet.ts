@@ -21,7 +21,7 @@ import { BOOL_NULL, FrameTable, INT_NULL, type FrameColumn, type FrameMeta } fro
 import { textColumn } from '../frames/string-dictionary.js';
 import { writeFileAtomically } from './atomic-file.js';
 import { encodeChunk, type Codec, type EncodedChunk, type TextDictionary } from './parquet-chunks.js';
-import { assertReadableCodecs, readColumns as readFlat } from './parquet-read.js';
+import { assertReadableCodecs, kindOf, readColumns as readFlat } from './parquet-read.js';
 import { bitWidthOf, PageScratch, widthOf } from './parquet-pages.js';
 import { shareWork } from './parquet-workers.js';
 
@@ -252,29 +252,6 @@ export async function writeParquet(table: FrameTable<object, FrameMeta>, path: s
   await writeFileAtomically(path, async (tempPath) => {
     await writeTable(table, options, lib.fileWriter(tempPath));
   });
-}
-
-/** The kind a Parquet column becomes, from its schema element; undefined for nested or unsupported columns. */
-function kindOf(element: SchemaElement): FrameColumn['kind'] | undefined {
-  if (element.num_children) return undefined;
-  // hyparquet decodes decimals to numbers.
-  if (element.converted_type === 'DECIMAL' || element.logical_type?.type === 'DECIMAL') return 'float';
-  const logical = element.logical_type?.type;
-  if (logical === 'TIMESTAMP' || logical === 'DATE' || element.converted_type === 'TIMESTAMP_MILLIS' || element.converted_type === 'TIMESTAMP_MICROS' || element.converted_type === 'DATE') return 'date';
-  switch (element.type) {
-    case 'BOOLEAN':
-      return 'bool';
-    case 'INT32':
-      return logical === 'INTEGER' && element.logical_type && 'bitWidth' in element.logical_type && !element.logical_type.isSigned ? 'float' : 'int';
-    case 'INT64':
-    case 'FLOAT':
-    case 'DOUBLE':
-      return 'float';
-    case 'BYTE_ARRAY':
-      return element.converted_type === 'UTF8' || logical === 'STRING' || logical === 'ENUM' || logical === 'JSON' ? 'string' : undefined;
-    default:
-      return undefined;
-  }
 }
 
 function columnFrom(kind: FrameColumn['kind'], data: unknown[] | DecodedArray, n: number): FrameColumn {
