@@ -7,7 +7,6 @@
 import type * as z from 'zod';
 import { BRANDSCAPE_COMBINATIONS_TEXT, RESOURCES, isQualifyingBrandscapeFilter } from '../catalogue/endpoints.js';
 import { ResponseShapeError, UsageError } from '../errors.js';
-import { linkSignals } from '../link-signals.js';
 import type { FetchPage } from '../loader/types.js';
 import { brandscapeIncludeShape, brandscapeRowLoose, brandscapeRowSchema, hasRowWidth } from '../schemas/brandscape.js';
 import type { BrandscapeFetcher, MetricCatalogueRecords, RequestOptions } from './brandscape-client.js';
@@ -153,19 +152,21 @@ export function createBrandscapeFetcher(context: BrandscapeFetcherContext): Bran
       const schemasNow = (schemas ??= schemasOf(params, signal));
       if (settled) return fetchPage(page, perPage, signal, pageContext);
       // A query the catalogue refuses (an unknown metric key) is the caller's error, whatever the
-      // service answers: no use waiting for the page.
-      const link = linkSignals(signal);
-      schemasNow.then(
-        () => (settled = true),
-        (error: unknown) => link.abort(error),
-      );
+      // service answers: no use waiting for the page (the loader then cancels what is in flight).
+      // Raced rather than linked: the pages started before the catalogue is in (as many as the
+      // load's concurrency) add no listener to the load's signal.
+      const fetching = fetchPage(page, perPage, signal, pageContext);
+      const refused = schemasNow.then(() => {
+        settled = true;
+        return fetching;
+      });
       try {
-        return await fetchPage(page, perPage, link.signal, pageContext);
+        return await Promise.race([fetching, refused]);
       } catch (error) {
+        // Whichever lost is not waited for; its failure is this one or superseded by it.
+        fetching.catch(() => {});
         await schemasNow;
         throw error;
-      } finally {
-        link.dispose();
       }
     };
   };

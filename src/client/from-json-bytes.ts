@@ -72,6 +72,28 @@ function recordsOf(buffer: Buffer, start: number, end: number): unknown[] | unde
 }
 
 /**
+ * Where a list answer's records end and what follows them, parsed: `envelope` is the answer
+ * without its records (`data` empty). Undefined for anything else (see the module's comment).
+ */
+function splitList(buffer: Buffer): { close: number; envelope: { data: unknown } } | undefined {
+  if (buffer.length < OPEN.length || !buffer.subarray(0, OPEN.length).equals(OPEN)) return undefined;
+  for (const key of ENVELOPE_KEYS) {
+    const close = buffer.lastIndexOf(key);
+    if (close < OPEN.length) continue;
+    let envelope: unknown;
+    try {
+      envelope = JSON.parse(`{"data":[]${textOf(buffer, close + 1, buffer.length)}`);
+    } catch {
+      return undefined;
+    }
+    // A second `data` key would win in JSON.parse; such an envelope is read whole.
+    if (typeof envelope !== 'object' || envelope === null || !('data' in envelope) || buffer.indexOf('"data":', close) >= 0) return undefined;
+    return { close, envelope };
+  }
+  return undefined;
+}
+
+/**
  * Parses the JSON of an answer's bytes (UTF-8). Throws a SyntaxError when they are not JSON.
  *
  * @example
@@ -81,23 +103,23 @@ function recordsOf(buffer: Buffer, start: number, end: number): unknown[] | unde
 export function fromJsonBytes(bytes: Uint8Array | string): unknown {
   if (typeof bytes === 'string') return JSON.parse(bytes);
   const buffer = asBuffer(bytes);
-  if (buffer.length >= WHOLE_BELOW && buffer.subarray(0, OPEN.length).equals(OPEN)) {
-    for (const key of ENVELOPE_KEYS) {
-      const close = buffer.lastIndexOf(key);
-      if (close < OPEN.length) continue;
-      const records = recordsOf(buffer, OPEN.length, close);
-      if (!records) break;
-      let envelope: unknown;
-      try {
-        envelope = JSON.parse(`{"data":[]${textOf(buffer, close + 1, buffer.length)}`);
-      } catch {
-        break;
-      }
-      // A second `data` key would win in JSON.parse; such an envelope is read whole.
-      if (typeof envelope !== 'object' || envelope === null || !('data' in envelope) || buffer.indexOf('"data":', close) >= 0) break;
-      envelope.data = records;
-      return envelope;
-    }
+  const list = buffer.length >= WHOLE_BELOW ? splitList(buffer) : undefined;
+  const records = list && recordsOf(buffer, OPEN.length, list.close);
+  if (list && records) {
+    list.envelope.data = records;
+    return list.envelope;
   }
   return JSON.parse(buffer.toString('utf8'));
+}
+
+/**
+ * A list answer's envelope (its `links` and `meta`) without parsing its records: what the
+ * answer's JSON gives with `data` empty. Undefined when the bytes are not a list answer as the
+ * service writes one, or when that part of them is not JSON; the answer may still be JSON then.
+ *
+ * @example
+ * envelopeOf(Buffer.from('{"data":[{"id":1}],"meta":{"total":1}}')) // { data: [], meta: { total: 1 } }
+ */
+export function envelopeOf(bytes: Uint8Array): unknown {
+  return splitList(asBuffer(bytes))?.envelope;
 }

@@ -10,7 +10,8 @@ import type { ResponseCache } from '../loader/cache.js';
 import type { FetchPage, ParsedPage } from '../loader/types.js';
 import { withLoadCache, type PageSource } from '../loader/with-load-cache.js';
 import { redactUrl } from '../errors.js';
-import { fromJsonBytes } from './from-json-bytes.js';
+import { envelopeOf, fromJsonBytes } from './from-json-bytes.js';
+import { listSizeOf } from './parse.js';
 import type { Notify } from './listener-notifier.js';
 import type { TransportEvent } from './transport-event.js';
 import type { TokenSource, Transport } from './transport.js';
@@ -74,7 +75,17 @@ export function createPageFunctions(options: PageFunctionsOptions): <T>(request:
     const { path, scope, paramsOf, parse } = request;
     if (!cache) {
       return async (page, perPage, signal, context) => {
-        const answer = await transport.get(path, paramsOf(page, perPage), { signal, scope, onEvent: context?.onEvent, onAnswer: context?.answered });
+        const answered = context?.answered;
+        const sized = context?.sized;
+        // The loader asks page 1's size before its records are parsed (to request the next pages).
+        const onAnswer = sized
+          ? (bytes: Buffer) => {
+              answered?.();
+              const size = listSizeOf(envelopeOf(bytes));
+              if (size) sized(size);
+            }
+          : answered;
+        const answer = await transport.get(path, paramsOf(page, perPage), { signal, scope, onEvent: context?.onEvent, onAnswer });
         return parse(answer.body, answer.url);
       };
     }

@@ -7,7 +7,7 @@
  */
 import * as z from 'zod';
 import { ResponseShapeError, toJsonPath } from '../errors.js';
-import type { ParsedPage } from '../loader/types.js';
+import type { ListSize, ParsedPage } from '../loader/types.js';
 import { listLinks, listMeta } from '../schemas/envelope.js';
 
 function describe(issue: z.core.$ZodIssue): string {
@@ -79,6 +79,21 @@ export function fromCheckedListBody<T>(body: unknown, records: T[], endpoint: st
   if (!result.success) throw toShapeError(endpoint, result.error);
   const { meta } = result.data;
   return { records, total: meta.total, lastPage: meta.last_page, perPage: meta.per_page, currentPage: meta.current_page };
+}
+
+/**
+ * What a list answer's envelope (`envelopeOf`) says of the list; undefined when its envelope is
+ * not the documented one (the page's own parse then says what is wrong).
+ *
+ * @example
+ * listSizeOf(envelopeOf(bytes)) // { total: 32402, lastPage: 33, perPage: 1000, currentPage: 1 }
+ */
+export function listSizeOf(envelope: unknown): ListSize | undefined {
+  if (envelope === undefined) return undefined;
+  const result = envelopeSchema.safeParse(envelope);
+  if (!result.success) return undefined;
+  const { meta } = result.data;
+  return { total: meta.total, lastPage: meta.last_page, perPage: meta.per_page, currentPage: meta.current_page };
 }
 
 /** Parses a single-record answer `{"data": {...}}`. */

@@ -84,11 +84,12 @@ export interface TransportRequestOptions<T> {
    */
   decode?: ((bytes: Buffer) => T) | undefined;
   /**
-   * Told when a 2xx answer has arrived, before it is decoded (a load's page frees its request slot
-   * then). The decode waits for the next turn of the event loop, so whatever request the listener
+   * Told when a 2xx answer has arrived, with its bytes (to read during the call only), before it is
+   * decoded: a load's page frees its request slot then, and page 1 tells the loader the size of the
+   * list. The decode waits for the next turn of the event loop, so whatever request the listener
    * starts is on the wire before the decode begins.
    */
-  onAnswer?: (() => void) | undefined;
+  onAnswer?: ((bytes: Buffer) => void) | undefined;
 }
 
 export interface TransportResponse<T> {
@@ -121,7 +122,7 @@ interface Call<T> {
   scope: string | undefined;
   signal: AbortSignal | undefined;
   decode: (bytes: Buffer) => T;
-  onAnswer: (() => void) | undefined;
+  onAnswer: ((bytes: Buffer) => void) | undefined;
   emit: (event: TransportEvent) => void;
   cancelled: () => CancelledError;
   /** Attempts that timed out so far (the policy stops after `maxTimeouts`). */
@@ -194,7 +195,7 @@ export function createTransport(options: TransportOptions): Transport {
       const status = answer.status;
       if (status >= 200 && status < 300) {
         if (call.onAnswer) {
-          call.onAnswer();
+          call.onAnswer(answer.body);
           await new Promise((resolve) => setImmediate(resolve));
         }
         try {

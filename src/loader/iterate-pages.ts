@@ -2,7 +2,9 @@
  * The page iterator, the loader's primitive (DESIGN.md rule 4): page 1 first, at the largest page
  * size the API version allows, to learn `meta.total` and `meta.last_page`; then pages 2..N
  * concurrently, at most `concurrency` requests in flight (`request-slots.ts`), delivered strictly
- * in order. Memory stays bounded: at most
+ * in order. Pages 2..N are requested as soon as page 1's `meta` is known: before its records are
+ * parsed when the page function tells it (`FetchPageContext.sized`), else before page 1 is handed
+ * on. Memory stays bounded: at most
  * `concurrency + prefetch` pages are in flight or waiting for the consumer.
  *
  * Next requests are built from the caller's own parameters plus `page`; `links.next` and
@@ -24,7 +26,7 @@ import { linkSignals } from '../link-signals.js';
 import { createProgressTracker, type ProgressTracker } from './progress-tracker.js';
 import { checkInteger } from '../option-checks.js';
 import { createRequestSlots } from './request-slots.js';
-import type { FetchPage, FetchPageContext, LoadCacheState, LoadOptions, ParsedPage } from './types.js';
+import type { FetchPage, FetchPageContext, ListSize, LoadCacheState, LoadOptions, ParsedPage } from './types.js';
 
 /** How a load is run: settings checked once. */
 interface Plan {
@@ -115,28 +117,100 @@ async function* iteratePagesWith<T>(
   const pending = new Map<number, Promise<Settled<T>>>();
 
   try {
+    /**
+     * The load as page 1's `meta` describes it: the pages to fetch and how many records each must
+     * hold. Undefined when that does not add up (page 1's parse then throws).
+     */
+    const layoutOf = (size: ListSize) => {
+      const { total, lastPage, perPage } = size;
+      const expectedLast = Math.max(1, Math.ceil(total / perPage));
+      if (lastPage !== expectedLast || size.currentPage !== 1) return undefined;
+      const pagesWanted = Math.max(1, Math.min(lastPage, plan.maxPages, Math.ceil(plan.maxRecords / perPage)));
+      return { total, lastPage, perPage, pagesWanted };
+    };
+    type Layout = NonNullable<ReturnType<typeof layoutOf>>;
+
+    /** Set when the data changed under the load (another total, rewritten cache): stop and report it. */
+    let changed: LoadError | undefined;
+    let stopping = false;
+    const dataChanged = (page: number, pageTotal: number, total: number) =>
+      new LoadError('data_changed', `The data changed while loading: page ${page} reports ${pageTotal} records in all, page 1 reported ${total}.`, [], {
+        hint: 'Load again; the service published new data during the load.',
+      });
+    const stopForChange = (error: LoadError) => {
+      changed ??= error;
+      stopping = true;
+      // No use fetching the rest: every page delivered is stale.
+      link.abort();
+    };
+    const fetchOne = async (number: number, layout: Layout, answered: () => void): Promise<Settled<T>> => {
+      if (stopping || signal.aborted) return { ok: 'skipped' };
+      try {
+        const page = await fetchPage(number, layout.perPage, signal, { ...context, answered });
+        tracker.pageDone(page.records.length);
+        if (page.total !== layout.total) stopForChange(dataChanged(number, page.total, layout.total));
+        return { ok: true, page };
+      } catch (error) {
+        if (error instanceof LoadError && error.code === 'data_changed') {
+          // The answers this load was built on were replaced (a cached load rewritten meanwhile).
+          stopForChange(error);
+          return { ok: 'skipped' };
+        }
+        // The load has failed: start no other page (those in flight finish, to be named).
+        stopping = true;
+        return { ok: false, error };
+      }
+    };
+
+    /** The layout pages 2..N are requested by, once known (from page 1's meta, before or after its parse). */
+    let scheduled: Layout | undefined;
+    let nextToSchedule = 2;
+    /** Starts every page up to `concurrency + prefetch` ahead of page `from` (bounded memory). */
+    const scheduleFrom = (from: number) => {
+      const layout = scheduled;
+      if (!layout) return;
+      while (!stopping && nextToSchedule <= layout.pagesWanted && nextToSchedule < from + plan.concurrency + plan.prefetch) {
+        const n = nextToSchedule;
+        nextToSchedule += 1;
+        pending.set(n, slots.run((free) => fetchOne(n, layout, free)));
+      }
+    };
+    const startPages = (layout: Layout) => {
+      scheduled = layout;
+      tracker.planned(layout.pagesWanted, layout.total);
+      scheduleFrom(2);
+    };
+
     /** Page 1 and what it says of the load; throws if it does not add up. */
     const fetchFirst = async () => {
+      // Told page 1's size before its records are parsed, pages 2..N are requested at once (never
+      // for a page 1 from the cache: the cache decorator does not tell it).
+      const sized = (size: ListSize) => {
+        const layout = scheduled === undefined ? layoutOf(size) : undefined;
+        if (layout && layout.pagesWanted > 1 && !signal.aborted) startPages(layout);
+      };
       let first: ParsedPage<T>;
       try {
-        first = await fetchPage(1, plan.perPage, signal, context);
+        first = await fetchPage(1, plan.perPage, signal, { ...context, sized });
       } catch (error) {
         if (outer?.aborted) throw cancelled();
         throw error;
       }
-      const { total, lastPage } = first;
-      // The page size the service applied (it may clamp what was asked).
-      const perPage = first.perPage;
-      const expectedLast = Math.max(1, Math.ceil(total / perPage));
-      if (lastPage !== expectedLast || first.currentPage !== 1) {
-        throw new LoadError('inconsistent', `Page 1 does not add up: total ${total}, ${perPage} per page, but last page ${lastPage} and current page ${first.currentPage}.`);
+      const layout = layoutOf(first);
+      if (!layout) {
+        throw new LoadError(
+          'inconsistent',
+          `Page 1 does not add up: total ${first.total}, ${first.perPage} per page, but last page ${first.lastPage} and current page ${first.currentPage}.`,
+        );
       }
-      const pagesWanted = Math.max(1, Math.min(lastPage, plan.maxPages, Math.ceil(plan.maxRecords / perPage)));
-      return { first, total, lastPage, perPage, pagesWanted };
+      if (scheduled && (scheduled.total !== layout.total || scheduled.perPage !== layout.perPage || scheduled.lastPage !== layout.lastPage)) {
+        throw new LoadError('inconsistent', `Page 1's records came with another meta than the one read first (total ${layout.total}, not ${scheduled.total}).`);
+      }
+      return { first, layout };
     };
     let firstPage = await fetchFirst();
-    if (context.cache?.mode === 'cache' && firstPage.pagesWanted > 1) {
-      const coherent = (await context.cache.verify?.(pageRange(2, firstPage.pagesWanted))) ?? false;
+    if (context.cache?.mode === 'cache' && firstPage.layout.pagesWanted > 1) {
+      const coherent = (await context.cache.verify?.(pageRange(2, firstPage.layout.pagesWanted))) ?? false;
       if (outer?.aborted) throw cancelled();
       if (!coherent) {
         // Page 1 came from the cache, the other pages not all with it (an interrupted or another
@@ -146,10 +220,9 @@ async function* iteratePagesWith<T>(
         firstPage = await fetchFirst();
       }
     }
-    const { first, total, lastPage, perPage, pagesWanted } = firstPage;
-    tracker.pageDone(first.records.length);
+    const { first, layout } = firstPage;
+    const { total, lastPage, perPage, pagesWanted } = layout;
     const recordsWanted = Math.min(total, plan.maxRecords, pagesWanted * perPage);
-    tracker.planned(pagesWanted, total);
 
     // Duplicate ids are looked up in a set, built only once the ids stop rising: until then the
     // ids seen are kept as a plain list (the default order is by id, so usually for good).
@@ -191,52 +264,11 @@ async function* iteratePagesWith<T>(
       return kept;
     };
 
-    /** Set when the data changed under the load (another total, rewritten cache): stop and report it. */
-    let changed: LoadError | undefined;
-    let stopping = false;
-    const dataChanged = (page: number, pageTotal: number) =>
-      new LoadError('data_changed', `The data changed while loading: page ${page} reports ${pageTotal} records in all, page 1 reported ${total}.`, [], {
-        hint: 'Load again; the service published new data during the load.',
-      });
-    const stopForChange = (error: LoadError) => {
-      changed ??= error;
-      stopping = true;
-      // No use fetching the rest: every page delivered is stale.
-      link.abort();
-    };
-    const fetchOne = async (number: number, answered: () => void): Promise<Settled<T>> => {
-      if (stopping || signal.aborted) return { ok: 'skipped' };
-      try {
-        const page = await fetchPage(number, perPage, signal, { ...context, answered });
-        tracker.pageDone(page.records.length);
-        if (page.total !== total) stopForChange(dataChanged(number, page.total));
-        return { ok: true, page };
-      } catch (error) {
-        if (error instanceof LoadError && error.code === 'data_changed') {
-          // The answers this load was built on were replaced (a cached load rewritten meanwhile).
-          stopForChange(error);
-          return { ok: 'skipped' };
-        }
-        // The load has failed: start no other page (those in flight finish, to be named).
-        stopping = true;
-        return { ok: false, error };
-      }
-    };
-
-    let nextToSchedule = 2;
-    /** Starts every page up to `concurrency + prefetch` ahead of page `from` (bounded memory). */
-    const scheduleFrom = (from: number) => {
-      while (!stopping && nextToSchedule <= pagesWanted && nextToSchedule < from + plan.concurrency + plan.prefetch) {
-        const n = nextToSchedule;
-        nextToSchedule += 1;
-        pending.set(n, slots.run((free) => fetchOne(n, free)));
-      }
-    };
-
-    // Pages 2..N are on their way before page 1 is handed on: the consumer's work on page 1 (a
-    // parse, a write) overlaps their round trips instead of delaying them.
+    // Pages 2..N are on their way before page 1 is handed on (if page 1 did not start them before
+    // its parse): the consumer's work on page 1 (a parse, a write) overlaps their round trips.
     const firstAccepted = accept(first, 1);
-    scheduleFrom(2);
+    if (!scheduled) startPages(layout);
+    tracker.pageDone(first.records.length);
     yield firstAccepted;
 
     for (let number = 2; number <= pagesWanted; number += 1) {

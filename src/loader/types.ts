@@ -6,13 +6,17 @@
  */
 import type { ApiVersion } from '../catalogue/page-limits.js';
 
-/** One page of a list, parsed: its records and what `meta` says of the whole list. */
-export interface ParsedPage<T> {
-  records: T[];
+/** What a page's `meta` says of the whole list. */
+export interface ListSize {
   total: number;
   lastPage: number;
   perPage: number;
   currentPage: number;
+}
+
+/** One page of a list, parsed: its records and what `meta` says of the whole list. */
+export interface ParsedPage<T> extends ListSize {
+  records: T[];
 }
 
 /**
@@ -42,6 +46,12 @@ export interface FetchPageContext {
    * the next). Calling it is optional; the slot is freed when the page function settles anyway.
    */
   answered?: (() => void) | undefined;
+  /**
+   * Call with what the answer's `meta` says of the list as soon as it is known, before the records
+   * are parsed: told it of page 1, the loader requests the next pages at once, so their round
+   * trips overlap page 1's parse. Optional; the parsed page must say the same.
+   */
+  sized?: ((size: ListSize) => void) | undefined;
 }
 
 /**

@@ -1,10 +1,10 @@
 /**
  * Reading JSON from an answer's bytes run by run gives what JSON.parse of the whole text gives, on
  * the emulator's real pages and on texts made to mislead the cuts between records; text that is not
- * JSON is a SyntaxError, as from JSON.parse.
+ * JSON is a SyntaxError, as from JSON.parse. `envelopeOf` reads only what follows the records.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromJsonBytes } from '../../src/client/from-json-bytes.js';
+import { envelopeOf, fromJsonBytes } from '../../src/client/from-json-bytes.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { call } from '../helpers/http.js';
 import { startEmulator } from '../helpers/client-harness.js';
@@ -62,5 +62,30 @@ describe('fromJsonBytes', () => {
     expect(() => fromJsonBytes(Buffer.from(text.slice(0, Math.floor(text.length / 2))))).toThrow(SyntaxError);
     expect(() => fromJsonBytes(Buffer.from(text.slice(0, -1)))).toThrow(SyntaxError);
     expect(() => fromJsonBytes(Buffer.from('<html>Bad gateway</html>'))).toThrow(SyntaxError);
+  });
+});
+
+describe('envelopeOf', () => {
+  it("gives a list answer's envelope without its records: what JSON.parse gives with data empty", async () => {
+    const study = emulator.dataset.studies.find((s) => s.released)?.record.id ?? 0;
+    const answer = await call(emulator, `/api/v2/brandscape-data?filter[studies]=${study}&per_page=1000`);
+    const whole = JSON.parse(answer.text) as { data: unknown[]; meta: { total: number } };
+    expect(whole.data.length).toBeGreaterThan(100);
+    expect(envelopeOf(Buffer.from(answer.text))).toEqual({ ...whole, data: [] });
+    // Small pages too: the envelope does not depend on the run size.
+    const small = JSON.stringify({ data: [{ id: 1 }], links: { next: null }, meta: { total: 1 } });
+    expect(envelopeOf(Buffer.from(small))).toEqual({ data: [], links: { next: null }, meta: { total: 1 } });
+  });
+
+  it('is undefined for anything else: an item, pretty-printed JSON, a second data key, a cut envelope', () => {
+    const list = envelope(Array.from({ length: 300 }, (_, i) => ({ id: i, n: 'v'.repeat(100) })));
+    expect(envelopeOf(Buffer.from(JSON.stringify({ data: { id: 1 } })))).toBeUndefined();
+    expect(envelopeOf(Buffer.from(JSON.stringify(JSON.parse(list), null, 2)))).toBeUndefined();
+    expect(envelopeOf(Buffer.from(list.replace(/}$/, ',"data":[1]}')))).toBeUndefined();
+    expect(envelopeOf(Buffer.from(list.slice(0, -3)))).toBeUndefined();
+    expect(envelopeOf(Buffer.from('<html>Bad gateway</html>'))).toBeUndefined();
+    // A `],"meta":{` inside a record's string is not the envelope's: the last one is.
+    const tricky = envelope([{ id: 1, note: 'x],"meta":{"total":99}' }]);
+    expect(envelopeOf(Buffer.from(tricky))).toEqual({ ...(JSON.parse(tricky) as object), data: [] });
   });
 });
