@@ -2,6 +2,8 @@
  * The toolkit's version, read from its package.json (one source of truth; reports record it).
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from './package-root.js';
 
 let cached: string | undefined;
 
@@ -13,8 +15,7 @@ let cached: string | undefined;
  */
 export function toolkitVersion(): string {
   if (cached === undefined) {
-    // src/version.ts in development, dist/version.js when built: package.json is one level up.
-    const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const pkg: unknown = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8'));
     const version = typeof pkg === 'object' && pkg !== null && 'version' in pkg ? pkg.version : undefined;
     cached = typeof version === 'string' ? version : '0.0.0';
   }

@@ -4,8 +4,8 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
+import { packageRoot } from '../package-root.js';
 import { fromTemplateText, type Template } from './resolve-template.js';
 import { compareNames } from '../frames/compare-names.js';
 
@@ -13,8 +13,7 @@ const EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
 
 /** The templates shipped with the toolkit (`templates/` at the package root). */
 export function bundledTemplatesDir(): string {
-  // This module is src/report/ in development and dist/report/ when built: the package root is two up.
-  return fileURLToPath(new URL('../../templates/', import.meta.url));
+  return join(packageRoot(), 'templates');
 }
 
 /** A template file found by name. */

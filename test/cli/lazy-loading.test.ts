@@ -1,14 +1,15 @@
 /**
  * The built CLI loads only what a command needs: `--version` and `--help` nothing but the CLI's
  * own entry files (and the version); `fetch` against a configured service the client side of the
- * toolkit (`brandscape-kit/client`) and no module of the emulator. Checked on the modules a real
- * process loads (a loader hook logs them).
+ * toolkit (`brandscape-kit/client`) and no module of the emulator. Checked on the files a real
+ * process loads (a loader hook logs them): the CLI is bundled (src/cli/bundle.mjs), so each chunk
+ * it loads stands for the modules esbuild put in it (its metafile, dist/cli/bundle-meta.json).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
@@ -29,15 +30,34 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Runs the bin; returns its exit code and the toolkit's modules it loaded (paths under dist/). */
+interface BundleMeta {
+  outputs: Record<string, { inputs: Record<string, unknown> }>;
+}
+
+/** The modules in each file of the bundled CLI, by the file's path from the package root. */
+async function bundleContents(): Promise<Map<string, string[]>> {
+  const meta = JSON.parse(await readFile(join(root, 'dist/cli/bundle-meta.json'), 'utf8')) as BundleMeta;
+  return new Map(Object.entries(meta.outputs).map(([output, { inputs }]) => [output, Object.keys(inputs)]));
+}
+
+/**
+ * Runs the bin; returns its exit code, the toolkit's modules it loaded (paths under dist/, as tsc
+ * wrote them) and every module it loaded (absolute paths; bundled packages as their files).
+ */
 async function modulesOf(args: string[], env: Record<string, string> = {}) {
   const log = join(dir, `${Math.random().toString(36).slice(2)}.log`);
   const code = await new Promise<number>((resolve) => {
     execFile(process.execPath, ['--import', hook, bin, ...args], { env: { ...process.env, ...env, BSK_MODULE_LOG: log } }, (error) => resolve(error ? Number(error.code ?? 1) : 0));
   });
-  const urls = existsSync(log) ? (await readFile(log, 'utf8')).trim().split('\n') : [];
-  const dist = urls.filter((u) => u.includes('/dist/')).map((u) => u.replace(/^.*\/dist\//, ''));
-  return { code, dist, all: urls };
+  const loaded = existsSync(log) ? (await readFile(log, 'utf8')).trim().split('\n') : [];
+  const contents = await bundleContents();
+  const all = loaded.flatMap((url) => {
+    const path = url.startsWith('file:') ? fileURLToPath(url) : url;
+    const inside = path.startsWith(root) ? contents.get(relative(root, path).split(sep).join('/')) : undefined;
+    return inside ? inside.map((input) => join(root, input)) : [path];
+  });
+  const dist = all.filter((p) => p.startsWith(join(root, 'dist') + sep)).map((p) => relative(join(root, 'dist'), p).split(sep).join('/'));
+  return { code, dist, all };
 }
 
 describe.skipIf(!existsSync(bin))('what the built CLI loads', () => {
@@ -45,7 +65,7 @@ describe.skipIf(!existsSync(bin))('what the built CLI loads', () => {
     for (const args of [['--version'], ['--help']]) {
       const { code, dist } = await modulesOf(args);
       expect(code).toBe(0);
-      expect(dist.sort()).toEqual(['cli/bin.js', 'cli/io.js', 'cli/main.js', 'version.js']);
+      expect(dist.sort()).toEqual(['cli/bin.js', 'cli/io.js', 'cli/main.js', 'package-root.js', 'version.js']);
     }
   });
 
