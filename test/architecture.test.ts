@@ -36,7 +36,9 @@ const RULES: LayerRules = {
     'errors.ts': [],
     'link-signals.ts': [],
     'option-checks.ts': ['errors.ts'],
-    'version.ts': [],
+    // Where the package's own files are (package.json, templates/), whatever the build layout.
+    'package-root.ts': [],
+    'version.ts': ['package-root.ts'],
     'listen-http.ts': [],
     schemas: ['errors.ts'],
     catalogue: ['schemas'],
@@ -44,7 +46,7 @@ const RULES: LayerRules = {
     client: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'schemas', 'catalogue', 'loader'],
     frames: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'schemas', 'catalogue', 'loader', 'client'],
     charts: ['errors.ts', 'schemas', 'frames'],
-    report: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts'],
+    report: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts'],
     emulator: ['errors.ts', 'link-signals.ts', 'listen-http.ts', 'schemas', 'catalogue'],
     webhooks: ['errors.ts', 'listen-http.ts', 'schemas', 'catalogue', 'client', 'report'],
     // connect() starts the embedded emulator (loaded with import(), only when no service is set).
