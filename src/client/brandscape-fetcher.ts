@@ -7,7 +7,8 @@
 import type * as z from 'zod';
 import { BRANDSCAPE_COMBINATIONS_TEXT, RESOURCES, isQualifyingBrandscapeFilter } from '../catalogue/endpoints.js';
 import { ResponseShapeError, UsageError } from '../errors.js';
-import type { FetchPage } from '../loader/types.js';
+import { linkSignals } from '../link-signals.js';
+import type { FetchPage, ListSize } from '../loader/types.js';
 import { brandscapeIncludeShape, brandscapeRowLoose, brandscapeRowSchema, hasRowWidth } from '../schemas/brandscape.js';
 import type { BrandscapeFetcher, MetricCatalogueRecords, RequestOptions } from './brandscape-client.js';
 import { toListMethods, type ListSettings } from './list-methods.js';
@@ -152,21 +153,22 @@ export function createBrandscapeFetcher(context: BrandscapeFetcherContext): Bran
       const schemasNow = (schemas ??= schemasOf(params, signal));
       if (settled) return fetchPage(page, perPage, signal, pageContext);
       // A query the catalogue refuses (an unknown metric key) is the caller's error, whatever the
-      // service answers: no use waiting for the page (the loader then cancels what is in flight).
-      // Raced rather than linked: the pages started before the catalogue is in (as many as the
-      // load's concurrency) add no listener to the load's signal.
-      const fetching = fetchPage(page, perPage, signal, pageContext);
-      const refused = schemasNow.then(() => {
-        settled = true;
-        return fetching;
-      });
+      // service answers: no use waiting for the page.
+      const link = linkSignals(signal);
+      schemasNow.then(
+        () => (settled = true),
+        (error: unknown) => link.abort(error),
+      );
+      // Nor for starting the next pages: page 1's size is passed on once the catalogue accepts the query.
+      const sized = pageContext?.sized;
+      const context = sized ? { ...pageContext, sized: (size: ListSize) => void schemasNow.then(() => sized(size), () => {}) } : pageContext;
       try {
-        return await Promise.race([fetching, refused]);
+        return await fetchPage(page, perPage, link.signal, context);
       } catch (error) {
-        // Whichever lost is not waited for; its failure is this one or superseded by it.
-        fetching.catch(() => {});
         await schemasNow;
         throw error;
+      } finally {
+        link.dispose();
       }
     };
   };

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { ApiVersion } from '../catalogue/page-limits.js';
 import type { ResponseCache } from '../loader/cache.js';
-import type { FetchPage, ParsedPage } from '../loader/types.js';
+import type { FetchPage, FetchPageContext, ParsedPage } from '../loader/types.js';
 import { withLoadCache, type PageSource } from '../loader/with-load-cache.js';
 import { redactUrl } from '../errors.js';
 import { envelopeOf, fromJsonBytes } from './from-json-bytes.js';
@@ -57,6 +57,22 @@ export function toCredentialId(token: string | undefined): string {
 const keepingBytes = (bytes: Buffer) => ({ json: fromJsonBytes(bytes), bytes: Buffer.from(bytes) });
 
 /**
+ * What a page function does when its answer arrives, before the answer is parsed: frees the
+ * page's request slot, and tells the loader page 1's size read from the bytes (it then requests
+ * the next pages).
+ */
+function onAnswerOf(context: FetchPageContext | undefined): ((bytes: Buffer) => void) | undefined {
+  const answered = context?.answered;
+  const sized = context?.sized;
+  if (!sized) return answered;
+  return (bytes) => {
+    answered?.();
+    const size = listSizeOf(envelopeOf(bytes));
+    if (size) sized(size);
+  };
+}
+
+/**
  * The factory of a client's page functions.
  *
  * @example
@@ -75,22 +91,13 @@ export function createPageFunctions(options: PageFunctionsOptions): <T>(request:
     const { path, scope, paramsOf, parse } = request;
     if (!cache) {
       return async (page, perPage, signal, context) => {
-        const answered = context?.answered;
-        const sized = context?.sized;
-        // The loader asks page 1's size before its records are parsed (to request the next pages).
-        const onAnswer = sized
-          ? (bytes: Buffer) => {
-              answered?.();
-              const size = listSizeOf(envelopeOf(bytes));
-              if (size) sized(size);
-            }
-          : answered;
-        const answer = await transport.get(path, paramsOf(page, perPage), { signal, scope, onEvent: context?.onEvent, onAnswer });
+        const answer = await transport.get(path, paramsOf(page, perPage), { signal, scope, onEvent: context?.onEvent, onAnswer: onAnswerOf(context) });
         return parse(answer.body, answer.url);
       };
     }
+    // Called only for an answer from the service (withLoadCache decides before it asks).
     const source: PageSource<T> = async (page, perPage, signal, context) => {
-      const answer = await transport.get(path, paramsOf(page, perPage), { signal, scope, onEvent: context?.onEvent, onAnswer: context?.answered, decode: keepingBytes });
+      const answer = await transport.get(path, paramsOf(page, perPage), { signal, scope, onEvent: context?.onEvent, onAnswer: onAnswerOf(context), decode: keepingBytes });
       return { page: await parse(answer.body.json, answer.url), bytes: answer.body.bytes };
     };
     const urlOf = (page: number, perPage: number) => transport.urlOf(path, paramsOf(page, perPage));

@@ -281,13 +281,12 @@ export function createTransport(options: TransportOptions): Transport {
       emit({ type: 'response', method: 'GET', url: request.url, attempt, status, durationMs: options.now() - started });
       const rate = fromRateHeaders(answer.headers);
       const retryAfterMs = status === 429 ? retryAfterOf(answer) : undefined;
+      // The governor hears the answer's rate headers before its body is read: a load's page 1
+      // tells the loader the list's size from its bytes (onAnswer), and the pages that starts must
+      // be paced by what page 1's headers said. A 429 waits for the service's message.
+      if (status !== 429) ticket?.complete({ ...rate, limited: false, retryAfterMs });
       const result = await readAnswer(call, answer);
-      ticket?.complete({
-        ...rate,
-        limited: status === 429,
-        retryAfterMs,
-        ...(status === 429 ? { refused: { request, serviceMessage: result.ok ? undefined : result.serviceMessage } } : {}),
-      });
+      if (status === 429) ticket?.complete({ ...rate, limited: true, retryAfterMs, refused: { request, serviceMessage: result.ok ? undefined : result.serviceMessage } });
       return result;
     } finally {
       ticket?.complete();

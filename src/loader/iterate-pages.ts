@@ -20,6 +20,7 @@
  * same load, which is checked before the first page is delivered (else the load starts over from
  * the service).
  */
+import { setMaxListeners } from 'node:events';
 import { PAGE_LIMITS } from '../catalogue/page-limits.js';
 import { BrandscapeError, CancelledError, LoadError } from '../errors.js';
 import { linkSignals } from '../link-signals.js';
@@ -110,6 +111,9 @@ async function* iteratePagesWith<T>(
   // Our own signal: aborted by the caller's, and by us when the load cannot succeed any more.
   const link = linkSignals(outer);
   const signal = link.signal;
+  // Every request in flight listens to this signal (and a brandscape page waiting for the metric
+  // catalogue once more): a listener per request is expected, not a leak.
+  setMaxListeners(2 * (plan.concurrency + plan.prefetch) + 8, signal);
   const onEvent: FetchPageContext['onEvent'] = (event) => tracker.onPageEvent(event);
   let context: FetchPageContext = { onEvent, refresh, cache: newCacheState(refresh) };
   const cancelled = () => new CancelledError('Loading the pages');
@@ -143,11 +147,17 @@ async function* iteratePagesWith<T>(
       // No use fetching the rest: every page delivered is stale.
       link.abort();
     };
+    /**
+     * Pages done before page 1 (started early, they may finish first) are counted once page 1 is:
+     * progress counts page 1 first, and nothing of a load whose page 1 fails.
+     */
+    let countedEarly: number[] | undefined = [];
+    const pageDone = (records: number) => (countedEarly ? countedEarly.push(records) : tracker.pageDone(records));
     const fetchOne = async (number: number, layout: Layout, answered: () => void): Promise<Settled<T>> => {
       if (stopping || signal.aborted) return { ok: 'skipped' };
       try {
         const page = await fetchPage(number, layout.perPage, signal, { ...context, answered });
-        tracker.pageDone(page.records.length);
+        pageDone(page.records.length);
         if (page.total !== layout.total) stopForChange(dataChanged(number, page.total, layout.total));
         return { ok: true, page };
       } catch (error) {
@@ -194,6 +204,8 @@ async function* iteratePagesWith<T>(
         first = await fetchPage(1, plan.perPage, signal, { ...context, sized });
       } catch (error) {
         if (outer?.aborted) throw cancelled();
+        // A page started early saw another total (page 1 was being retried): that is the cause.
+        if (changed) throw changed;
         throw error;
       }
       const layout = layoutOf(first);
@@ -204,7 +216,10 @@ async function* iteratePagesWith<T>(
         );
       }
       if (scheduled && (scheduled.total !== layout.total || scheduled.perPage !== layout.perPage || scheduled.lastPage !== layout.lastPage)) {
-        throw new LoadError('inconsistent', `Page 1's records came with another meta than the one read first (total ${layout.total}, not ${scheduled.total}).`);
+        // Page 1 was asked again (its first answer could not be read) and the list had changed.
+        throw new LoadError('data_changed', `The data changed while loading: page 1 reported ${scheduled.total} records in all, then ${layout.total} when it was asked again.`, [], {
+          hint: 'Load again; the service published new data during the load.',
+        });
       }
       return { first, layout };
     };
@@ -269,6 +284,8 @@ async function* iteratePagesWith<T>(
     const firstAccepted = accept(first, 1);
     if (!scheduled) startPages(layout);
     tracker.pageDone(first.records.length);
+    for (const records of countedEarly.splice(0)) tracker.pageDone(records);
+    countedEarly = undefined;
     yield firstAccepted;
 
     for (let number = 2; number <= pagesWanted; number += 1) {

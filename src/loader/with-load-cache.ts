@@ -111,6 +111,8 @@ export function withLoadCache<T>(source: PageSource<T>, options: LoadCacheOption
       });
     }
     const storeAs = state?.mode === 'network' ? (state.loadId ??= newLoadId()) : newLoadId();
+    // The load's mode is decided (network) before the source is asked: the pages that page 1's
+    // size starts early (`context.sized`) follow it.
     const fetched = await source(page, perPage, signal, context);
     try {
       await cache.set(key, decoder.decode(fetched.bytes), { loadId: storeAs });

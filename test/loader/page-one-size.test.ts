@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
 import { LoadError } from '../../src/errors.js';
 import { iteratePages } from '../../src/loader/iterate-pages.js';
+import { loadAll } from '../../src/loader/load-all.js';
 import type { FetchPage, ListSize, LoadProgress, ParsedPage } from '../../src/loader/types.js';
 import { recordingClient, startEmulator } from '../helpers/client-harness.js';
 
@@ -66,13 +67,18 @@ describe('page 1 tells its size before its parse', () => {
     // Page 1 is still held, yet pages 2..6 were asked for: as many as concurrency + prefetch
     // ahead of page 2 (they answer at once here, so their slots free), and no more.
     expect(source.asked).toEqual([1, 2, 3, 4, 5, 6]);
-    // The plan is known from the size: 10 pages, 95 records, before any page is done.
+    // The plan is known from the size: 10 pages, 95 records. Pages 2..6 are in, but progress
+    // counts page 1 first: nothing is done yet.
     expect(progress[0]).toMatchObject({ pagesDone: 0, pagesTotal: 10, total: 95 });
+    expect(progress.map((p) => p.pagesDone)).toEqual([0]);
     source.release();
     const records = await loading;
     expect(records.map((r) => r.id)).toEqual(Array.from({ length: 95 }, (_, i) => i + 1));
     expect(source.asked.slice().sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(progress.at(-1)).toMatchObject({ pagesDone: 10, pagesTotal: 10, records: 95 });
+    // Counted one at a time, page 1's records first.
+    expect(progress.map((p) => p.pagesDone)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(progress[1]?.records).toBe(10);
   });
 
   it('respects maxPages and maxRecords when it schedules early', async () => {
@@ -84,7 +90,7 @@ describe('page 1 tells its size before its parse', () => {
     expect((await loading).map((r) => r.id)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
   });
 
-  it('a size that disagrees with the parsed page 1 is an inconsistency; the pages it started are cancelled', async () => {
+  it('a size that disagrees with the parsed page 1 (asked again, the list had changed) is a data change; the pages it started are cancelled', async () => {
     const source = heldSource(95, { total: 120, lastPage: 12, perPage: PER_PAGE, currentPage: 1 }, true);
     const loading = collect(iteratePages(source.fetchPage, { perPage: PER_PAGE, concurrency: 4 }));
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -95,9 +101,26 @@ describe('page 1 tells its size before its parse', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(LoadError);
-    expect(error).toMatchObject({ code: 'inconsistent' });
-    expect((error as Error).message).toMatch(/Page 1's records came with another meta.*total 95, not 120/);
+    expect(error).toMatchObject({ code: 'data_changed' });
+    expect((error as Error).message).toMatch(/page 1 reported 120 records in all, then 95 when it was asked again/);
     for (const page of [2, 3, 4, 5]) expect(source.signals.get(page)?.aborted).toBe(true);
+  });
+
+  it('loadAll loads again after such a change, and gets it right', async () => {
+    let calls = 0;
+    const fetchPage: FetchPage<{ id: number }> = async (page, _perPage, _signal, context) => {
+      if (page === 1) {
+        calls += 1;
+        // The first time, page 1's envelope said 12 pages; the page read after a retry says 10.
+        context?.sized?.(calls === 1 ? { total: 120, lastPage: 12, perPage: PER_PAGE, currentPage: 1 } : { total: 95, lastPage: 10, perPage: PER_PAGE, currentPage: 1 });
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      return pageOf(page, 95);
+    };
+    const result = await loadAll(fetchPage, { perPage: PER_PAGE, concurrency: 4 });
+    expect(result.complete).toBe(true);
+    expect(result.stats.reloads).toBe(1);
+    expect(result.records.map((r) => r.id)).toEqual(Array.from({ length: 95 }, (_, i) => i + 1));
   });
 
   it('a size that does not add up, a one-page list, or no size at all: nothing starts before page 1 is parsed', async () => {
@@ -123,6 +146,20 @@ describe('the client tells page 1 size from its bytes', () => {
     emulator = await startEmulator();
   });
   afterAll(() => emulator.close());
+
+  it("a new client's pages started early are paced by page 1's rate-limit headers: no 429", async () => {
+    const limited = await startEmulator({ rateLimit: 6, rateWindowS: 1 });
+    try {
+      const { client } = recordingClient(limited, { rateWindowMs: 1000 });
+      const brands = await client.brands.load({ perPage: 20 }, { concurrency: 8 });
+      expect(brands.complete).toBe(true);
+      expect(brands.stats.pages).toBe(15);
+      expect(limited.requests.filter((r) => r.status === 429)).toEqual([]);
+      expect(brands.stats.rateLimitWaits).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
 
   it('requests page 2 before page 1 is parsed (brandscape rows, whose parse waits for the metric catalogue)', async () => {
     const { client, events } = recordingClient(emulator);
