@@ -5,6 +5,9 @@
  * that does not add up is ignored. Unit tests with a page source whose page 1 is held back, then
  * the real client against the emulator.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
 import { LoadError } from '../../src/errors.js';
@@ -161,6 +164,23 @@ describe('the client tells page 1 size from its bytes', () => {
     }
   });
 
+  it('with an answer cache too: a load from the service starts its pages early, and the next load reads them all from the cache', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bsk-early-cache-'));
+    try {
+      const { client, events } = recordingClient(emulator, { cache: { dir, ttlMs: 60_000 } });
+      let atPageOne: number[] | undefined;
+      const first = await client.brands.load({ perPage: 40 }, { onProgress: (p) => (atPageOne ??= p.pagesDone === 1 ? requestedPages(events, 'brands') : undefined) });
+      expect(first.stats.pages).toBeGreaterThan(2);
+      expect(atPageOne?.slice(0, 2)).toEqual([1, 2]);
+      emulator.clearRequests();
+      const again = await recordingClient(emulator, { cache: { dir, ttlMs: 60_000 } }).client.brands.load({ perPage: 40 });
+      expect(again.records).toEqual(first.records);
+      expect(emulator.requests.filter((r) => r.path.includes('/brands'))).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('requests page 2 before page 1 is parsed (brandscape rows, whose parse waits for the metric catalogue)', async () => {
     const { client, events } = recordingClient(emulator);
     const study = emulator.dataset.studies.find((s) => s.released)?.record.id ?? 0;
@@ -178,7 +198,7 @@ describe('the client tells page 1 size from its bytes', () => {
   });
 });
 
-/** Pages of brandscape-data requested so far, in the order asked. */
-function requestedPages(events: readonly { type: string; url?: string }[]): number[] {
-  return events.filter((e) => e.type === 'request' && e.url?.includes('brandscape-data')).map((e) => Number(new URL(e.url ?? '').searchParams.get('page')));
+/** Pages of a resource (brandscape-data by default) requested so far, in the order asked. */
+function requestedPages(events: readonly { type: string; url?: string }[], path = 'brandscape-data'): number[] {
+  return events.filter((e) => e.type === 'request' && e.url?.includes(`/${path}?`)).map((e) => Number(new URL(e.url ?? '').searchParams.get('page')));
 }
