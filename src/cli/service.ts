@@ -102,8 +102,17 @@ export async function openService(
   } else {
     const { createEmulator } = await import('../emulator/index.js');
     const emulator = await createEmulator({ port: 0 });
+    let client: BrandscapeClient;
+    try {
+      client = createClient({ ...clientOptions, baseUrl: emulator.url, token: emulator.token });
+    } catch (error) {
+      // A setting the client refuses (BRANDSCAPE_API_VERSION=v9): the emulator must not keep the
+      // process alive after the error is reported.
+      await emulator.close();
+      throw error;
+    }
     say(`BRANDSCAPE_BASE_URL is not set; using an in-process emulator at ${emulator.url} (seeded demo data).`);
-    service = { client: createClient({ ...clientOptions, baseUrl: emulator.url, token: emulator.token }), emulated: true, close: () => emulator.close() };
+    service = { client, emulated: true, close: () => emulator.close() };
   }
   if (verbose) {
     const token = service.emulated ? undefined : io.env['BRANDSCAPE_TOKEN']?.trim();

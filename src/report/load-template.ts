@@ -3,7 +3,7 @@
  * a project's own `templates/` folder, or any file by path.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, extname, isAbsolute, join, resolve } from 'node:path';
+import { basename, extname, isAbsolute, join, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import { packageRoot } from '../package-root.js';
 import { fromTemplateText, type Template } from './resolve-template.js';
@@ -13,7 +13,7 @@ const EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
 
 /** The templates shipped with the toolkit (`templates/` at the package root). */
 export function bundledTemplatesDir(): string {
-  return join(packageRoot(), 'templates');
+  return join(packageRoot(), 'templates') + sep;
 }
 
 /** A template file found by name. */

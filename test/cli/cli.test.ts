@@ -217,4 +217,33 @@ describe('the built bin', () => {
     const usage = await exec(['fetch', 'nothing'], env);
     expect(usage.code).toBe(2);
   });
+
+  it.skipIf(!existsSync(bin) || !existsSync('/dev/full'))('standard output that cannot be written (a full device): exit 1 and a message, no stack trace', async () => {
+    const { spawn } = await import('node:child_process');
+    const { openSync, closeSync } = await import('node:fs');
+    const full = openSync('/dev/full', 'w');
+    try {
+      const child = spawn(process.execPath, [bin, 'fetch', 'regions', '--format', 'csv'], { env: { ...process.env, BRANDSCAPE_BASE_URL: emulator.url, BRANDSCAPE_TOKEN: TOKEN }, stdio: ['ignore', full, 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/brandscape: the output could not be written to standard output \(ENOSPC: no space left on device/);
+      expect(stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      closeSync(full);
+    }
+  });
+
+  it.skipIf(!existsSync(bin))('a setting the client refuses, with no service configured: exit 2 at once (the embedded emulator does not keep the process alive)', async () => {
+    const started = Date.now();
+    const r = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile(process.execPath, [bin, 'health'], { env: { ...process.env, BRANDSCAPE_BASE_URL: '', BRANDSCAPE_API_VERSION: 'v9' }, timeout: 20_000 }, (error, _stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+      );
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/BRANDSCAPE_API_VERSION must be 'v1' or 'v2', not 'v9'/);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  }, 30_000);
 });
