@@ -225,7 +225,7 @@ describe('the built bin', () => {
     try {
       const child = spawn(process.execPath, [bin, 'fetch', 'regions', '--format', 'csv'], { env: { ...process.env, BRANDSCAPE_BASE_URL: emulator.url, BRANDSCAPE_TOKEN: TOKEN }, stdio: ['ignore', full, 'pipe'] });
       let stderr = '';
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       expect(code).toBe(1);
       expect(stderr).toMatch(/brandscape: the output could not be written to standard output \(ENOSPC: no space left on device/);
