@@ -56,7 +56,11 @@ async function modulesOf(args: string[], env: Record<string, string> = {}) {
     const inside = path.startsWith(root) ? contents.get(relative(root, path).split(sep).join('/')) : undefined;
     return inside ? inside.map((input) => join(root, input)) : [path];
   });
-  const dist = all.filter((p) => p.startsWith(join(root, 'dist') + sep)).map((p) => relative(join(root, 'dist'), p).split(sep).join('/'));
+  const dist = all
+    .filter((p) => p.startsWith(join(root, 'dist') + sep))
+    .map((p) => relative(join(root, 'dist'), p).split(sep).join('/'))
+    // tsc's bin.js, which the bundle step keeps as bin.entry.js to bundle from.
+    .map((m) => (m === 'cli/bin.entry.js' ? 'cli/bin.js' : m));
   return { code, dist, all };
 }
 
