@@ -55,10 +55,22 @@ export function pageSchemaOf<T extends z.ZodType>(record: T, records = COMPILE_A
   return (schemas.compiled ?? schemas.plain) as z.ZodType<{ data: z.infer<T>[]; meta: z.infer<typeof listMeta> }>;
 }
 
+/**
+ * Answers with fewer records than this are parsed without zod's generated fast path. zod writes a
+ * parser function for an object schema the first time it parses with it (~1-3 ms each), which
+ * only many records win back; a short command (a search, a study list, the metric catalogue, a
+ * comparison of a few brands) parses a few small answers with a dozen schemas, and spent ~10 ms of
+ * its run generating them. Large pages keep the fast path (and soon the compiled schema).
+ */
+const FAST_PATH_FROM = 100;
+const WITHOUT_FAST_PATH = { jitless: true } as const;
+const parseContextFor = (records: number) => (records < FAST_PATH_FROM ? WITHOUT_FAST_PATH : undefined);
+
 /** Parses one list page. */
 export function fromListBody<T extends z.ZodType>(record: T, body: unknown, endpoint: string): ParsedPage<z.infer<T>> {
   const rows = (body as { data?: unknown } | null)?.data;
-  const result = pageSchemaOf(record, Array.isArray(rows) ? rows.length : 0).safeParse(body);
+  const records = Array.isArray(rows) ? rows.length : 0;
+  const result = pageSchemaOf(record, records).safeParse(body, parseContextFor(records));
   if (!result.success) throw toShapeError(endpoint, result.error);
   const { data, meta } = result.data;
   return { records: data, total: meta.total, lastPage: meta.last_page, perPage: meta.per_page, currentPage: meta.current_page };
@@ -98,7 +110,7 @@ export function listSizeOf(envelope: unknown): ListSize | undefined {
 
 /** Parses a single-record answer `{"data": {...}}`. */
 export function fromItemBody<T extends z.ZodType>(record: T, body: unknown, endpoint: string): z.infer<T> {
-  const result = z.object({ data: record }).safeParse(body);
+  const result = z.object({ data: record }).safeParse(body, WITHOUT_FAST_PATH);
   if (!result.success) throw toShapeError(endpoint, result.error);
   return (result.data as { data: z.infer<T> }).data;
 }
