@@ -28,6 +28,26 @@ export type Cell = string | number | boolean | Date | null;
 /** A plain row of a table whose columns are not known statically. */
 export type FrameRow = Record<string, Cell>;
 
+/**
+ * A column of `n` rows of the given kind, every row missing.
+ *
+ * @example
+ * missingColumn('int', 3) // { kind: 'int', values: Int32Array [INT_NULL, INT_NULL, INT_NULL] }
+ */
+export function missingColumn(kind: ColumnKind, n: number): FrameColumn {
+  switch (kind) {
+    case 'int':
+      return { kind, values: new Int32Array(n).fill(INT_NULL) };
+    case 'bool':
+      return { kind, values: new Uint8Array(n).fill(BOOL_NULL) };
+    case 'string':
+      return { kind, codes: new Int32Array(n).fill(-1), dictionary: [] };
+    case 'float':
+    case 'date':
+      return { kind, values: new Float64Array(n).fill(Number.NaN) };
+  }
+}
+
 /** The number of rows of a column. */
 export function columnLength(column: FrameColumn): number {
   return column.kind === 'string' ? column.codes.length : column.values.length;

@@ -24,6 +24,7 @@
  * `string`. Columns named in `metricColumns` are always `float`.
  */
 import { FrameTable, BOOL_NULL, INT_NULL, type ColumnKind, type FrameColumn, type FrameMeta, type FrameRow } from './frame-table.js';
+import { missingColumn } from './column.js';
 import { StringDictionary, textColumn } from './string-dictionary.js';
 
 export interface ToTableOptions {
@@ -374,10 +375,7 @@ function columnOf(name: string, slot: Slot, metric: boolean, forced: ColumnKind 
     default: {
       // Only missing values: the kind the name implies, all missing.
       const kind = forced ?? (metric ? 'float' : isIdName(name) || isYearName(name) ? 'int' : 'float');
-      if (kind === 'int') return { kind, values: new Int32Array(n).fill(INT_NULL) };
-      if (kind === 'bool') return { kind, values: new Uint8Array(n).fill(BOOL_NULL) };
-      if (kind === 'string') return { kind, codes: new Int32Array(n).fill(-1), dictionary: [] };
-      return { kind, values: new Float64Array(n).fill(NaN) };
+      return missingColumn(kind, n);
     }
   }
 }

@@ -137,10 +137,7 @@ async function* iteratePagesWith<T>(
     /** Set when the data changed under the load (another total, rewritten cache): stop and report it. */
     let changed: LoadError | undefined;
     let stopping = false;
-    const dataChanged = (page: number, pageTotal: number, total: number) =>
-      new LoadError('data_changed', `The data changed while loading: page ${page} reports ${pageTotal} records in all, page 1 reported ${total}.`, [], {
-        hint: 'Load again; the service published new data during the load.',
-      });
+    const dataChanged = (message: string) => new LoadError('data_changed', `The data changed while loading: ${message}.`, [], { hint: 'Load again; the service published new data during the load.' });
     const stopForChange = (error: LoadError) => {
       changed ??= error;
       stopping = true;
@@ -158,7 +155,7 @@ async function* iteratePagesWith<T>(
       try {
         const page = await fetchPage(number, layout.perPage, signal, { ...context, answered });
         pageDone(page.records.length);
-        if (page.total !== layout.total) stopForChange(dataChanged(number, page.total, layout.total));
+        if (page.total !== layout.total) stopForChange(dataChanged(`page ${number} reports ${page.total} records in all, page 1 reported ${layout.total}`));
         return { ok: true, page };
       } catch (error) {
         if (error instanceof LoadError && error.code === 'data_changed') {
@@ -217,9 +214,7 @@ async function* iteratePagesWith<T>(
       }
       if (scheduled && (scheduled.total !== layout.total || scheduled.perPage !== layout.perPage || scheduled.lastPage !== layout.lastPage)) {
         // Page 1 was asked again (its first answer could not be read) and the list had changed.
-        throw new LoadError('data_changed', `The data changed while loading: page 1 reported ${scheduled.total} records in all, then ${layout.total} when it was asked again.`, [], {
-          hint: 'Load again; the service published new data during the load.',
-        });
+        throw dataChanged(`page 1 reported ${scheduled.total} records in all, then ${layout.total} when it was asked again`);
       }
       return { first, layout };
     };

@@ -227,14 +227,10 @@ function nearest(word: string, options: readonly string[]): string[] {
   return (inside.length > 0 ? inside : options.filter((o) => o.startsWith(w.slice(0, 3)))).slice(0, 5);
 }
 
-/** Checks metrics, groups and the score type against the catalogue, before any row is loaded. */
-/** The metric groups compared: those named, or the pillars when nothing is named (`named`: metrics named). */
-function groupKeysOf(options: CompareBrandsOptions, named: number): string[] {
-  const groups = [...new Set((options.metricGroups ?? []).map((g) => g.trim().toLowerCase()))];
-  if (named === 0 && groups.length === 0) groups.push('pillars');
-  return groups;
-}
+/** The metric group compared when no metric or group is named. */
+const DEFAULT_GROUP = 'pillars';
 
+/** Checks metrics, groups and the score type against the catalogue, before any row is loaded. */
 function chooseMetrics(catalogue: Catalogue, options: CompareBrandsOptions): MetricChoice {
   const { byMetric, byGroup, allColumns } = catalogue.columns;
   const columnSet = new Set(allColumns);
@@ -258,12 +254,13 @@ function chooseMetrics(catalogue: Catalogue, options: CompareBrandsOptions): Met
       });
     }
   }
-  const groups = groupKeysOf(options, keys.length + exact.length);
+  const groups = [...new Set((options.metricGroups ?? []).map((g) => g.trim().toLowerCase()))];
   for (const g of groups) {
     if (!byGroup.has(g) || byGroup.get(g)!.length === 0) {
       throw new UsageError(`'${g}' is not a metric group.`, { hint: `Groups: ${[...byGroup].filter(([, ks]) => ks.length > 0).map(([k]) => k).join(', ')}.` });
     }
   }
+  if (keys.length === 0 && exact.length === 0 && groups.length === 0) groups.push(DEFAULT_GROUP);
 
   const exactTypes = [...new Set(exact.map((c) => fromMetricColumn(c).scoreType))];
   if (exactTypes.length > 1) {
@@ -397,7 +394,7 @@ export async function compareBrands(client: Client, options: CompareBrandsOption
         ),
   ]);
   const queries: LoadedQuery[] = [{ resource: 'studies', params: { filter: studyParams.filter, include: [...studyParams.include] }, records: studyRecords.length }];
-  const requested = named ?? { metricKeys: [], groupKeys: groupKeysOf(options, 0) };
+  const requested = named ?? { metricKeys: [], groupKeys: [DEFAULT_GROUP] };
   const studies = studyRecords.map(toStudyInfo).filter((s) => s.code !== '' && Number.isInteger(s.year));
   const brandIds = [...new Set(brands.map((b) => b.id))];
   const brandName = (id: number) => brands.find((b) => b.id === id)?.name ?? `brand ${id}`;
@@ -474,10 +471,9 @@ export async function compareBrands(client: Client, options: CompareBrandsOption
     });
   } catch (error) {
     // The catalogue's verdict comes first (a service without the pillars), and its own failure
-    // (it cancelled the load) is the cause.
+    // (it cancelled the load) is the cause: awaiting it throws either.
     if (byDefault) chooseMetrics(await catalogueLoad, options);
-    if (signal?.aborted) throw error;
-    throw link.signal.aborted && link.signal.reason instanceof Error ? link.signal.reason : error;
+    throw error;
   } finally {
     link.dispose();
   }

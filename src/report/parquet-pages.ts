@@ -27,6 +27,13 @@ function maxPageBytes(column: FrameColumn, n: number): number {
 /** Bytes per row of a column's values (a text column's codes). */
 export const widthOf = (column: FrameColumn): number => (column.kind === 'float' || column.kind === 'date' ? 8 : column.kind === 'bool' ? 1 : 4);
 
+/** Bytes per row of a table's values: its columns' widths added up. */
+export const rowWidthOf = (columns: Iterable<FrameColumn>): number => {
+  let sum = 0;
+  for (const column of columns) sum += widthOf(column);
+  return sum;
+};
+
 /** Reusable memory for encoding pages of up to `rows` rows (one per writer: bodies are views into it). */
 export class PageScratch {
   bytes: Uint8Array;

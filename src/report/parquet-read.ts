@@ -15,7 +15,7 @@
  */
 import type { FileMetaData, SchemaElement } from 'hyparquet';
 import { DataError } from '../errors.js';
-import { BOOL_NULL, INT_NULL, type FrameColumn } from '../frames/column.js';
+import { missingColumn, type FrameColumn } from '../frames/column.js';
 import { StringDictionary } from '../frames/string-dictionary.js';
 
 /** A column this reader does not cover; it is read with hyparquet's general reader instead. */
@@ -123,21 +123,6 @@ export function assertReadableCodecs(metadata: FileMetaData, names: readonly str
   });
 }
 
-/** An empty column of `n` rows, every row missing until read. */
-function emptyColumn(kind: FrameColumn['kind'], n: number): FrameColumn {
-  switch (kind) {
-    case 'int':
-      return { kind, values: new Int32Array(n).fill(INT_NULL) };
-    case 'bool':
-      return { kind, values: new Uint8Array(n).fill(BOOL_NULL) };
-    case 'string':
-      return { kind, codes: new Int32Array(n).fill(-1), dictionary: [] };
-    case 'float':
-    case 'date':
-      return { kind, values: new Float64Array(n).fill(Number.NaN) };
-  }
-}
-
 /**
  * The named flat columns of a Parquet file as table columns; undefined for each column outside what
  * this reader covers (the caller reads those the general way).
@@ -163,7 +148,7 @@ function readColumn(lib: ReaderLib, buffer: ArrayBuffer, metadata: FileMetaData,
   if (!lib.schema.isFlatColumn(schemaPath) || lib.schema.getMaxDefinitionLevel(schemaPath) > 1) throw new Unsupported(`nested column ${name}`);
   const element = schemaPath[schemaPath.length - 1]!.element;
   const target = targetOf(element);
-  const column = emptyColumn(target.kind, n);
+  const column = missingColumn(target.kind, n);
   const texts = target.kind === 'string' ? new StringDictionary() : undefined;
   let row = 0;
   try {

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FrameColumn } from '../frames/column.js';
 import type { Codec, EncodedChunk, TextDictionary } from './parquet-chunks.js';
-import { widthOf } from './parquet-pages.js';
+import { rowWidthOf, widthOf } from './parquet-pages.js';
 
 /** What the worker is asked: one column's rows of a batch (in shared memory), for each row group in it. */
 export interface ChunkJob {
@@ -118,7 +118,7 @@ export function shareWork(
   force: boolean,
 ): { here: number[]; there: number[]; chunks: Promise<WorkerChunk[]> } | undefined {
   const length = end - start;
-  const bytes = columns.reduce((sum, column) => sum + widthOf(column) * length, 0);
+  const bytes = rowWidthOf(columns) * length;
   if (columns.length === 0 || (!force && (bytes < MIN_BYTES || availableParallelism() < 2))) return undefined;
   const thread = theWorker();
   if (!thread) return undefined;

@@ -22,7 +22,7 @@ import { textColumn } from '../frames/string-dictionary.js';
 import { writeFileAtomically } from './atomic-file.js';
 import { encodeChunk, type Codec, type EncodedChunk, type TextDictionary } from './parquet-chunks.js';
 import { assertReadableCodecs, kindOf, readColumns as readFlat } from './parquet-read.js';
-import { bitWidthOf, PageScratch, widthOf } from './parquet-pages.js';
+import { bitWidthOf, PageScratch, rowWidthOf } from './parquet-pages.js';
 import { shareWork } from './parquet-workers.js';
 
 /**
@@ -119,7 +119,7 @@ function rowGroupOf(size: number | undefined, rows: number): number {
 async function* encodeGroups(table: FrameTable<object, FrameMeta>, rowGroup: number, codec: Codec, parallel: boolean | undefined): AsyncGenerator<EncodedChunk[]> {
   const columns = [...table.entries()].map(([, column]) => column);
   const texts = columns.map((column) => (column.kind === 'string' ? textDictionary(column.dictionary) : undefined));
-  const rowBytes = Math.max(1, columns.reduce((sum, column) => sum + widthOf(column), 0));
+  const rowBytes = Math.max(1, rowWidthOf(columns));
   const batchGroups = Math.max(1, Math.floor(BATCH_BYTES / (rowBytes * rowGroup)));
   const scratch = new PageScratch();
   for (let start = 0; start < table.length; start += batchGroups * rowGroup) {
@@ -232,7 +232,7 @@ export async function toParquet(table: FrameTable<object, FrameMeta>, options: P
   await loadWriter();
   // A first guess at the file's size (the buffer doubles past it): the values' bytes, or a quarter
   // of them compressed.
-  const values = [...table.entries()].reduce((sum, [, column]) => sum + widthOf(column) * table.length, 0);
+  const values = rowWidthOf([...table.entries()].map(([, column]) => column)) * table.length;
   const writer = new lib.ByteWriter((1 << 16) + (options.codec === 'UNCOMPRESSED' ? values : values >> 2));
   await writeTable(table, options, writer);
   return writer.getBytes();
