@@ -131,37 +131,70 @@ export function toPredicate<E extends AnyEntity>(spec: ResourceSpec, binding: Bi
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 const tokens = (text: string) => fold(text).split(/[^\p{L}\p{N}]+/u).filter((t) => t !== '');
 
+/** A field's text as the index holds it: folded, and its tokens. */
+interface Analysed {
+  readonly text: string;
+  readonly tokens: readonly string[];
+}
+
 /**
- * Relevance of an entity to a search (§7.7: "orders results by relevance"). Every query token must
- * match some indexed field; exact and prefix matches of whole names count most.
+ * Field texts already analysed, by their raw text: a search engine analyses a document when it is
+ * indexed, not at every query. Keyed by the text itself, so a record that changes is analysed
+ * afresh; cleared when it grows past `ANALYSED_MAX` texts.
  */
-export function searchScore(query: string, values: readonly unknown[]): number {
+const analysed = new Map<string, Analysed>();
+const ANALYSED_MAX = 200_000;
+
+function analyse(raw: string): Analysed {
+  let hit = analysed.get(raw);
+  if (hit === undefined) {
+    if (analysed.size >= ANALYSED_MAX) analysed.clear();
+    const text = fold(raw);
+    hit = { text, tokens: tokens(text) };
+    analysed.set(raw, hit);
+  }
+  return hit;
+}
+
+/**
+ * Relevance of an entity to a search (§7.7: "orders results by relevance"), from the record's
+ * indexed fields (the first, the name, weighs most). Every query token must match some indexed
+ * field; exact and prefix matches of whole names count most. 0: no match.
+ */
+export function searchScorer(query: string, fields: readonly string[]): (record: Row) => number {
   const q = fold(query.trim());
   const queryTokens = tokens(q);
-  if (queryTokens.length === 0) return 0;
-  let score = 0;
-  const fieldTokens: string[] = [];
-  values.forEach((value, position) => {
-    if (value === null || value === undefined) return;
-    const text = fold(String(value));
-    // Earlier fields (the name) weigh more than later ones (a description).
-    const weight = position === 0 ? 2 : 1;
-    if (text === q) score += 100 * weight;
-    else if (text.startsWith(q)) score += 40 * weight;
-    else if (text.includes(q)) score += 15 * weight;
-    fieldTokens.push(...tokens(text));
-  });
-  for (const qt of queryTokens) {
-    let best = 0;
-    for (const ft of fieldTokens) {
-      if (ft === qt) best = Math.max(best, 10);
-      else if (ft.startsWith(qt)) best = Math.max(best, 5);
-      else if (ft.includes(qt)) best = Math.max(best, 2);
+  const analysedFields: (Analysed | undefined)[] = new Array(fields.length);
+  return (record) => {
+    if (queryTokens.length === 0) return 0;
+    for (let f = 0; f < fields.length; f++) {
+      const value = record[fields[f]!];
+      analysedFields[f] = value === null || value === undefined ? undefined : analyse(String(value));
     }
-    if (best === 0) return 0;
-    score += best;
-  }
-  return score;
+    // A token matches only inside some field's text: most records fail here, at no further cost.
+    for (const qt of queryTokens) if (!analysedFields.some((field) => field !== undefined && field.text.includes(qt))) return 0;
+    let score = 0;
+    analysedFields.forEach((field, position) => {
+      if (field === undefined) return;
+      const weight = position === 0 ? 2 : 1;
+      if (field.text === q) score += 100 * weight;
+      else if (field.text.startsWith(q)) score += 40 * weight;
+      else if (field.text.includes(q)) score += 15 * weight;
+    });
+    for (const qt of queryTokens) {
+      let best = 0;
+      for (const field of analysedFields) {
+        for (const ft of field?.tokens ?? []) {
+          if (ft === qt) best = Math.max(best, 10);
+          else if (ft.startsWith(qt)) best = Math.max(best, 5);
+          else if (ft.includes(qt)) best = Math.max(best, 2);
+        }
+      }
+      if (best === 0) return 0;
+      score += best;
+    }
+    return score;
+  };
 }
 
 const sortValue = (v: unknown): string | number | null => {
@@ -199,10 +232,12 @@ export function selectEntities<E extends AnyEntity>(spec: ResourceSpec, binding:
   const test = toPredicate(spec, binding, query, ctx);
   let rows = binding.rows(ctx).filter(test);
   if (query.search !== undefined && spec.search !== false) {
-    const fields = spec.search;
-    const scored = rows
-      .map((e) => ({ e, score: searchScore(query.search ?? '', fields.map((f) => (e.record as Row)[f])) }))
-      .filter((s) => s.score > 0);
+    const score = searchScorer(query.search, spec.search);
+    const scored: { e: E; score: number }[] = [];
+    for (const e of rows) {
+      const value = score(e.record as Row);
+      if (value > 0) scored.push({ e, score: value });
+    }
     if (query.sort.length === 0) scored.sort((a, b) => b.score - a.score || a.e.record.id - b.e.record.id);
     rows = scored.map((s) => s.e);
   }
