@@ -50,7 +50,6 @@ export { truncateLabel } from './charts/truncate-label.js';
 // Frames (columnar tables on typed arrays; danfojs is loaded lazily by toDanfo/toFrame)
 export { archetypeMatrix, archetypeName } from './frames/archetype-matrix.js';
 export type { ArchetypeInput, ArchetypeMatrixMeta, ArchetypeMatrixOptions } from './frames/archetype-matrix.js';
-export { STUDY_RECORD_PARAMS } from './frames/brandscape-input.js';
 export type { BrandRecord, BrandscapeInput, BrandscapeSelection, MetricCatalogue, MissingCell, MissingData, StudyRecord } from './frames/brandscape-input.js';
 export { companyRollup } from './frames/company-rollup.js';
 export type { CompanyInput, CompanyRecord, CompanyRollupMeta, CompanyRollupOptions, StockPriceRecord } from './frames/company-rollup.js';

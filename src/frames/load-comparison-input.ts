@@ -6,7 +6,7 @@
  * cache, a file, or a test.
  */
 import type { BrandscapeClient, FetchAllOptions } from '../client/brandscape-client.js';
-import { STUDY_RECORD_PARAMS, type BrandscapeInput, type StudyRecord } from './brandscape-input.js';
+import type { BrandscapeInput, StudyRecord } from './brandscape-input.js';
 import type { CompanyInput } from './company-rollup.js';
 import type { RecordSink } from '../loader/types.js';
 import { TableBuilder } from './to-table.js';
@@ -124,7 +124,7 @@ export async function loadComparisonInput(client: Client, options: LoadCompariso
       ...(options.metricGroupKeys ? { metricGroupKeys: options.metricGroupKeys } : {}),
       include: ['brand', 'sector', 'company'] as const,
     };
-    const studyParams = { filter: { country_codes: codes, year_numbers: years }, ...STUDY_RECORD_PARAMS };
+    const studyParams = { filter: { country_codes: codes, year_numbers: years }, include: ['country', 'year'] as const };
     const brandParams = { filter: { country_codes: codes, year_numbers: years, ...(brandIds ? { id: brandIds } : {}) }, include: ['company', 'sector'] as const };
     const loadBrands = options.brandRecords !== false || options.companies !== undefined;
     const [catalogue, rows, studies, brands] = await Promise.all([

@@ -8,7 +8,7 @@
 import type { BrandscapeClient, FetchAllOptions } from '../client/create-client.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { linkSignals } from '../link-signals.js';
-import { STUDY_RECORD_PARAMS, type MissingData } from '../frames/brandscape-input.js';
+import type { MissingData } from '../frames/brandscape-input.js';
 import { crossMarket, type CrossMarketMeta } from '../frames/cross-market.js';
 import { crossYear, type CrossYearMeta } from '../frames/cross-year.js';
 import type { FrameTable } from '../frames/frame-table.js';
@@ -370,7 +370,7 @@ export async function compareBrands(client: Client, options: CompareBrandsOption
   // check, so then the rows' request does not wait for the catalogue, which answered last of
   // these (on the emulator that wait was ~10-15 ms of a ~190 ms comparison). The catalogue is
   // still read before any row is used, and its failure cancels the rows' request.
-  const studyParams = { filter: { ...(marketsGiven ? { country_codes: marketsGiven } : {}), released: true }, ...STUDY_RECORD_PARAMS };
+  const studyParams = { filter: { ...(marketsGiven ? { country_codes: marketsGiven } : {}), released: true }, include: ['country', 'year'] as const };
   const brandsLoad = resolveBrands(client, refs, signalOption);
   const studiesLoad = client.studies.all(studyParams, signalOption);
   // Asked after those, which the rows' request waits for (a service answers in turn).
@@ -393,7 +393,7 @@ export async function compareBrands(client: Client, options: CompareBrandsOption
           },
         ),
   ]);
-  const queries: LoadedQuery[] = [{ resource: 'studies', params: { filter: studyParams.filter, fields: [...studyParams.fields], include: [...studyParams.include] }, records: studyRecords.length }];
+  const queries: LoadedQuery[] = [{ resource: 'studies', params: { filter: studyParams.filter, include: [...studyParams.include] }, records: studyRecords.length }];
   const requested = named ?? { metricKeys: [], groupKeys: [DEFAULT_GROUP] };
   const studies = studyRecords.map(toStudyInfo).filter((s) => s.code !== '' && Number.isInteger(s.year));
   const brandIds = [...new Set(brands.map((b) => b.id))];

@@ -160,11 +160,6 @@ describe('frames on emulator data', () => {
     expect(narrow.brands?.map((b) => b.id).sort((a, b) => a - b)).toEqual([...brands].sort((a, b) => a - b));
     expect(narrow.queries.map((q) => q.resource).sort()).toEqual(['brands', 'brandscape-data', 'studies']);
     expect(narrow.queries.find((q) => q.resource === 'brandscape-data')).toMatchObject({ records: expected.length, params: { filter: { brands } } });
-    // The studies are asked for with the fields their labels need, not whole (the test below
-    // compares against whole ones).
-    const studies = new URLSearchParams(emulator.requests.find((r) => r.path === '/api/v2/studies')?.query ?? '');
-    expect(studies.get('fields[studies]')).toBe('id,name,period');
-    expect(studies.get('include')).toBe('country,year');
   }, 60_000);
 
   it('loadComparisonInput loads only the rows of the studies asked for (the US full year without its waves)', async () => {
@@ -196,8 +191,7 @@ describe('frames on emulator data', () => {
     expect(emulator.requests.map((r) => r.path).filter((p) => p !== '/api/v2/brand-metrics' && p !== '/api/v2/brand-metric-groups')).toEqual(['/api/v2/brandscape-data']);
     expect(lean.queries.map((q) => q.resource)).toEqual(['brandscape-data']);
     expect(lean.brands).toBeUndefined();
-    // The rows' own includes name the brands, so the comparison is the same; and the whole study
-    // records given here label it as the slim ones `loaded` asked for (STUDY_RECORD_PARAMS) do.
+    // The rows' own includes name the brands, so the comparison is the same.
     const selection = { year: 2024, metrics: ['differentiation'], brands, missing: 'note' as const };
     expect(crossMarket(lean, selection).rows()).toEqual(crossMarket(loaded, selection).rows());
     // With companies the brand records are loaded all the same: companyRollup weights by their share.
