@@ -370,6 +370,7 @@ export async function compareBrands(client: Client, options: CompareBrandsOption
   // check, so then the rows' request does not wait for the catalogue, which answered last of
   // these (on the emulator that wait was ~10-15 ms of a ~190 ms comparison). The catalogue is
   // still read before any row is used, and its failure cancels the rows' request.
+  //
   // Whole studies: `fields[studies]` would cut the answer by ~60%, but no documented example
   // combines sparse fields with a one-to-one include whose linking keys (country_id, year_id) are
   // not asked for, and a service that needs them would answer studies without country and year.

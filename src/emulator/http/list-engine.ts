@@ -129,7 +129,8 @@ export function toPredicate<E extends AnyEntity>(spec: ResourceSpec, binding: Bi
  * search engine's analyser does (§7.7: search "handles language better" than like filters).
  */
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-const tokens = (text: string) => fold(text).split(/[^\p{L}\p{N}]+/u).filter((t) => t !== '');
+/** The words of a text already folded. */
+const tokensOf = (folded: string) => folded.split(/[^\p{L}\p{N}]+/u).filter((t) => t !== '');
 
 /** A field's text as the index holds it: folded, and its tokens. */
 interface Analysed {
@@ -150,7 +151,7 @@ function analyse(raw: string): Analysed {
   if (hit === undefined) {
     if (analysed.size >= ANALYSED_MAX) analysed.clear();
     const text = fold(raw);
-    hit = { text, tokens: tokens(text) };
+    hit = { text, tokens: tokensOf(text) };
     analysed.set(raw, hit);
   }
   return hit;
@@ -163,10 +164,10 @@ function analyse(raw: string): Analysed {
  */
 export function searchScorer(query: string, fields: readonly string[]): (record: Row) => number {
   const q = fold(query.trim());
-  const queryTokens = tokens(q);
+  const queryTokens = tokensOf(q);
+  if (queryTokens.length === 0) return () => 0;
   const analysedFields: (Analysed | undefined)[] = new Array(fields.length);
   return (record) => {
-    if (queryTokens.length === 0) return 0;
     for (let f = 0; f < fields.length; f++) {
       const value = record[fields[f]!];
       analysedFields[f] = value === null || value === undefined ? undefined : analyse(String(value));
