@@ -19,7 +19,7 @@ export type { ArchetypeHeatmapOptions } from './charts/archetype-heatmap.js';
 export { VEGA_LITE_SCHEMA } from './charts/chart-spec.js';
 export type { ChartOptions, ChartSpec } from './charts/chart-spec.js';
 export type { MetricPanelOptions } from './charts/metric-panels.js';
-export { CHART_PALETTE, chartTheme } from './charts/chart-theme.js';
+export { CHART_PALETTE } from './charts/chart-theme.js';
 export { companyView } from './charts/company-view.js';
 export type { CompanyViewOptions } from './charts/company-view.js';
 export { crossMarketBars } from './charts/cross-market-bars.js';
@@ -47,7 +47,7 @@ export { slopeChart } from './charts/slope-chart.js';
 export type { SlopeChartOptions } from './charts/slope-chart.js';
 export { truncateLabel } from './charts/truncate-label.js';
 
-// Frames (columnar tables on typed arrays; danfojs is loaded lazily by toDanfo/toFrame)
+// Frames (columnar tables on typed arrays; a danfojs DataFrame comes from `toDanfo` in brandscape-kit/danfo)
 export { archetypeMatrix, archetypeName } from './frames/archetype-matrix.js';
 export type { ArchetypeInput, ArchetypeMatrixMeta, ArchetypeMatrixOptions } from './frames/archetype-matrix.js';
 export type { BrandRecord, BrandscapeInput, BrandscapeSelection, MetricCatalogue, MissingCell, MissingData, StudyRecord } from './frames/brandscape-input.js';
@@ -70,7 +70,6 @@ export { pivot } from './frames/pivot.js';
 export type { PivotMeta, PivotOptions } from './frames/pivot.js';
 export { sectorSummary, sectorValues } from './frames/sector-summary.js';
 export type { SectorSummaryMeta, SectorSummaryOptions } from './frames/sector-summary.js';
-export { toFrame } from './frames/to-frame.js';
 export { toolRecords } from './frames/tool-records.js';
 export type { ToolRecord } from './frames/tool-records.js';
 export { TableBuilder, toTable } from './frames/to-table.js';
@@ -102,9 +101,6 @@ export { connect } from './notebook/connect.js';
 export type { ConnectOptions, Connection } from './notebook/connect.js';
 export { progressLine, showProgress } from './notebook/show-progress.js';
 export type { ShowProgressOptions } from './notebook/show-progress.js';
-// The danfojs DataFrame that `toDanfo()` and `toFrame()` return, nameable from the package
-// (`const df = await table.toDanfo()` in a project that does not depend on danfojs-node itself).
-export type { DataFrame } from 'danfojs-node';
 
 // Brands by name
 export { AmbiguousBrandError, UnknownBrandError, foldName, resolveBrands } from './frames/resolve-brands.js';

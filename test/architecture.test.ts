@@ -51,6 +51,8 @@ const RULES: LayerRules = {
     webhooks: ['errors.ts', 'listen-http.ts', 'schemas', 'catalogue', 'client', 'report'],
     // connect() starts the embedded emulator (loaded with import(), only when no service is set).
     notebook: ['errors.ts', 'loader', 'client', 'charts', 'emulator'],
+    // brandscape-kit/danfo: the only room whose types name danfojs-node (an optional peer).
+    danfo: ['errors.ts', 'frames'],
     'index.ts': ['errors.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts', 'report', 'notebook', 'webhooks'],
     cli: ['index.ts', 'emulator', 'version.ts'],
   },

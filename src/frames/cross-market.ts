@@ -65,7 +65,7 @@ const SCHEMA: ResultSchema = {
  * const input = { rows, catalogue, studies }; // see loadComparisonInput
  * const result = crossMarket(input, { year: 2024, metrics: ['differentiation', 'relevance'], brands: [368] });
  * result.rows(); // [{ entity_name: 'Facebook', market: 'Brazil', value: 71.3, market_rank: 2, ... }, ...]
- * const df = await result.toDanfo();
+ * const df = await toDanfo(result); // brandscape-kit/danfo
  */
 export function crossMarket(input: BrandscapeInput, options: CrossMarketOptions): FrameTable<CrossMarketRow, CrossMarketMeta> {
   const prep = prepareBrandscape(input);

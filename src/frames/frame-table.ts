@@ -3,11 +3,10 @@
  *
  * Columns are typed arrays (NOTES.md: plain JS over typed arrays runs within 0.3-3x of pandas, while
  * danfojs is 23-100x slower and arquero's group-by measured 30-40x slower here), so heavy work runs
- * on these and the danfojs DataFrame is built only at the edge, by `toDanfo()`. Strings are
+ * on these and a danfojs DataFrame is built only at the edge (`toDanfo` in `brandscape-kit/danfo`). Strings are
  * dictionary-encoded: brandscape text columns (brand, category, market names) repeat heavily, and
  * integer codes make them cheap to group by and small to hold.
  */
-import type { DataFrame } from 'danfojs-node';
 import { DataError } from '../errors.js';
 import { BOOL_NULL, INT_NULL, cellOf, columnLength, takeColumn, takeColumnAt, type Cell, type ColumnKind, type FrameColumn, type FrameRow } from './column.js';
 import { selectionOf, type Where } from './where.js';
@@ -25,37 +24,17 @@ export interface FrameMeta {
   readonly notes: readonly string[];
 }
 
-const DANFO_DTYPES: Readonly<Record<ColumnKind, string>> = {
-  int: 'int32',
-  float: 'float32',
-  bool: 'boolean',
-  string: 'string',
-  date: 'datetime',
-};
-
-type DanfoModule = typeof import('danfojs-node');
-let danfo: Promise<DanfoModule> | undefined;
-
 /**
- * danfojs-node pulls in tfjs and takes about a second to import, so it is loaded on the first
- * `toDanfo()` only: code that never asks for a DataFrame never pays for it.
- */
-function loadDanfo(): Promise<DanfoModule> {
-  danfo ??= import('danfojs-node');
-  danfo.catch(() => (danfo = undefined));
-  return danfo;
-}
-
-/**
- * A columnar table: typed-array columns, plain rows for charts (`rows()`) and a danfojs DataFrame
- * for notebooks (`toDanfo()`). Tables are immutable; operations return new tables. Arrays returned
- * by `column()` and `numbers()` are the table's own storage: read them, do not write to them.
+ * A columnar table: typed-array columns, plain rows for charts (`rows()`), and a danfojs DataFrame
+ * for notebooks through `toDanfo(table)` from `brandscape-kit/danfo`. Tables are immutable;
+ * operations return new tables. Arrays returned by `column()` and `numbers()` are the table's own
+ * storage: read them, do not write to them.
  *
  * @example
  * const table = toTable(rows);               // brandscape rows as loaded by the client
  * table.length;                               // number of rows
  * table.numbers('differentiation_rank');      // Float64Array, NaN where missing
- * const df = await table.toDanfo();           // danfojs DataFrame
+ * const df = await toDanfo(table);            // danfojs DataFrame (brandscape-kit/danfo)
  */
 export class FrameTable<R extends object = FrameRow, M extends FrameMeta = FrameMeta> {
   readonly length: number;
@@ -263,50 +242,5 @@ export class FrameTable<R extends object = FrameRow, M extends FrameMeta = Frame
   /** Iterates the columns: `[name, column]`. */
   entries(): IterableIterator<[string, FrameColumn]> {
     return this.#columns.entries();
-  }
-
-  /**
-   * A danfojs DataFrame of the table. danfojs is loaded on first use (it takes about a second);
-   * dtypes are passed explicitly, which halves danfojs's build time. `int` columns with missing
-   * values become `float32` with NaN, as danfojs has no nullable integer type.
-   *
-   * @example
-   * const df = await crossMarket(input, { year: 2024, metrics: ['differentiation'] }).toDanfo();
-   * df.print();
-   */
-  async toDanfo(): Promise<DataFrame> {
-    const { DataFrame: DanfoDataFrame } = await loadDanfo();
-    const names = this.columnNames;
-    const dtypes: string[] = [];
-    const data: Record<string, unknown[]> = {};
-    for (const name of names) {
-      const column = this.column(name);
-      const values = this.#danfoValues(column);
-      let dtype = DANFO_DTYPES[column.kind];
-      if (column.kind === 'int' && column.values.includes(INT_NULL)) dtype = 'float32';
-      dtypes.push(dtype);
-      data[name] = values;
-    }
-    if (this.length === 0) return new DanfoDataFrame([], { columns: names });
-    return new DanfoDataFrame(data, { columns: names, dtypes });
-  }
-
-  #danfoValues(column: FrameColumn): unknown[] {
-    const n = this.length;
-    const out = new Array<unknown>(n);
-    switch (column.kind) {
-      case 'float':
-        for (let i = 0; i < n; i++) out[i] = column.values[i];
-        return out;
-      case 'int':
-        for (let i = 0; i < n; i++) {
-          const v = column.values[i]!;
-          out[i] = v === INT_NULL ? NaN : v;
-        }
-        return out;
-      default:
-        for (let i = 0; i < n; i++) out[i] = cellOf(column, i);
-        return out;
-    }
   }
 }

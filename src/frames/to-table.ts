@@ -395,8 +395,11 @@ function columnOf(name: string, slot: Slot, metric: boolean, forced: ColumnKind 
  * table.columnNames; // ['id', 'study_id', 'brand_id', ..., 'brand_name', ..., 'differentiation_rank', ...,
  *                    //  'global_brand_name', 'sector_id', 'sector_name', 'company_id', 'company_name']
  *                    // (the brand include's id is the row's brand_id: not repeated)
+ * toTable(input.rows);  // rows a load kept as a table already are returned as they are
  */
-export function toTable<R extends object = FrameRow>(records: readonly object[], options: ToTableOptions = {}): FrameTable<R, FrameMeta> {
+export function toTable<R extends object = FrameRow>(records: readonly object[] | FrameTable<object, FrameMeta>, options: ToTableOptions = {}): FrameTable<R, FrameMeta> {
+  // A table is already flattened and typed: the options (which fields, which kinds) shaped it when it was built.
+  if (records instanceof FrameTable) return records as FrameTable<R, FrameMeta>;
   const builder = new TableBuilder<R>(options, records.length);
   builder.append(records);
   return builder.finish();

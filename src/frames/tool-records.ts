@@ -1,5 +1,5 @@
 /**
- * TurboPitch tool results as flat records, one table per tool, ready for `toTable`/`toFrame`:
+ * TurboPitch tool results as flat records, one table per tool, ready for `toTable` (or `toDanfo` from `brandscape-kit/danfo`):
  * nested stages and metrics become columns, `{key, value}` pairs of a worth map become one row per
  * brand (or category) with a column per axis, and the metadata of object answers is left to the
  * caller (it describes the whole table).
@@ -26,7 +26,7 @@ function widen(records: readonly Record<string, unknown>[], idKeys: readonly str
  *
  * @example
  * const funnel = await client.turboPitch.commitmentFunnel({ brands: [368, 412], studies: 381 });
- * const df = await toFrame(toolRecords('commitment-funnel', funnel)); // usage, preference, recommendation columns
+ * const df = await toDanfo(toolRecords('commitment-funnel', funnel)); // usage, preference, recommendation columns
  */
 export function toolRecords<S extends ToolSlug>(slug: S, result: ToolResult<S>): ToolRecord[] {
   switch (slug) {

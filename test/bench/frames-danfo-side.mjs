@@ -1,6 +1,7 @@
 // toDanfo() of a 100,000-row result, in a fresh process: the first call includes importing
 // danfojs-node (and tfjs), which is what a notebook user waits for. Prints one JSON line.
 import { toTable } from '../../dist/index.js';
+import { toDanfo } from '../../dist/danfo/index.js';
 
 const N = Number(process.env.FRAMES_DANFO_N ?? 100_000);
 // A crossMarket-shaped result: 19 columns of ids, text, floats and counts, some values missing.
@@ -14,9 +15,9 @@ const rows = Array.from({ length: N }, (_, i) => ({
 }));
 const table = toTable(rows, { kinds: { market_rank: 'int', markets_compared: 'int', n_rows: 'int', value: 'float', cross_market_mean: 'float', diff_from_mean: 'float' } });
 let t = performance.now();
-const df = await table.toDanfo();
+const df = await toDanfo(table);
 const coldMs = performance.now() - t;
 t = performance.now();
-await table.toDanfo();
+await toDanfo(table);
 const warmMs = performance.now() - t;
 process.stdout.write(`${JSON.stringify({ cold_ms: coldMs, warm_ms: warmMs, shape: df.shape, peak_mb: process.resourceUsage().maxRSS / 1024 })}\n`);

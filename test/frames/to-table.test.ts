@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DataError } from '../../src/errors.js';
 import { FrameTable, INT_NULL } from '../../src/frames/frame-table.js';
-import { toFrame } from '../../src/frames/to-frame.js';
+import { toDanfo } from '../../src/danfo/index.js';
 import { toTable } from '../../src/frames/to-table.js';
 
 /** Two brandscape rows with every include, as the service sends them (written by hand). */
@@ -129,9 +129,9 @@ describe('toTable flattening', () => {
   });
 });
 
-describe('toDanfo / toFrame', () => {
+describe('toDanfo', () => {
   it('builds a danfojs DataFrame with the columns, dtypes and missing values of the table', async () => {
-    const df = await toFrame(records);
+    const df = await toDanfo(records);
     expect(df.shape).toEqual([2, 30]); // the 30 columns listed in the flattening test
     expect(df.columns.slice(0, 3)).toEqual(['id', 'study_id', 'brand_id']);
     const dtypes = Object.fromEntries(df.columns.map((c, i) => [c, df.dtypes[i]]));
@@ -147,7 +147,7 @@ describe('toDanfo / toFrame', () => {
   }, 60_000);
 
   it('builds an empty DataFrame from an empty table', async () => {
-    const df = await toTable([], { columns: ['a', 'b'] }).toDanfo();
+    const df = await toDanfo(toTable([], { columns: ['a', 'b'] }));
     expect(df.columns).toEqual(['a', 'b']);
   }, 60_000);
 });

@@ -1,11 +1,12 @@
 /**
  * Tool results as tables and charts: `toolRecords` flattens each tool's answer into rows that
- * `toFrame` reads, and the commitment funnel and the worth map render to PNG.
+ * `toDanfo` reads, and the commitment funnel and the worth map render to PNG.
  */
 import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrandscapeClient } from '../../src/client/brandscape-client.js';
-import { commitmentFunnelChart, renderPng, toFrame, toolRecords, worthMapChart } from '../../src/index.js';
+import { commitmentFunnelChart, renderPng, toolRecords, worthMapChart } from '../../src/index.js';
+import { toDanfo } from '../../src/danfo/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { recordingClient, startEmulator } from '../helpers/client-harness.js';
 
@@ -28,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 
 describe('tool results as tables', () => {
-  it('widens the funnel, Love+ and worth maps; passes other tables through; toFrame reads them', async () => {
+  it('widens the funnel, Love+ and worth maps; passes other tables through; toDanfo reads them', async () => {
     const funnel = await client.turboPitch.commitmentFunnel({ brands, studies: studyId });
     const funnelRows = toolRecords('commitment-funnel', funnel);
     expect(funnelRows[0]).toMatchObject({ brand_id: funnel[0]?.brand_id, usage: funnel[0]?.metrics[0]?.value, recommendation: funnel[0]?.metrics[2]?.value });
@@ -40,7 +41,7 @@ describe('tool results as tables', () => {
     expect(Object.keys(love[0] ?? {})).toContain('love_plus');
     const swot = await client.turboPitch.swot({ brands: brands[0] ?? 0, studies: studyId, categories: categoryId });
     expect(toolRecords('swot', swot)).toEqual(swot.data);
-    const df = await toFrame(funnelRows);
+    const df = await toDanfo(funnelRows);
     expect(df.shape).toEqual([funnelRows.length, Object.keys(funnelRows[0] ?? {}).length]);
   });
 });
