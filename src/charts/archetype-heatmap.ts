@@ -2,7 +2,8 @@
  * Archetype heatmap: brands × archetypes, cultural and competitive scores side by side.
  */
 import type { ArchetypeRow } from '../frames/types.js';
-import { type ChartOptions, type ChartSpec, type LayeredPanel, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
+import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
+import { type LayeredPanel, published } from './vega-lite-spec.js';
 import { bandLabels } from './band-labels.js';
 import { chartTheme } from './chart-theme.js';
 import { heatColour, legendLength } from './heat-colour.js';
@@ -103,7 +104,7 @@ export function archetypeHeatmap(rows: readonly ArchetypeRow[], options: Archety
   };
   // Archetype rows name neither market nor year; the caller's subtitle can.
   const who = audience === 1 ? 'All Adults' : `audience ${audience}`;
-  return {
+  return published({
     $schema: VEGA_LITE_SCHEMA,
     title: chartTitle(options, 'Brand archetypes', `${what} of each archetype; ${who}.`),
     config: chartTheme,
@@ -111,5 +112,5 @@ export function archetypeHeatmap(rows: readonly ArchetypeRow[], options: Archety
     facet: { column: { field: 'panel', type: 'nominal', title: null, sort: panels, header: { labelAnchor: 'start', labelPadding: 4 } } },
     spec: panel,
     resolve: { scale: { color: 'shared' } },
-  };
+  });
 }

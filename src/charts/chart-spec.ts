@@ -2,17 +2,24 @@
  * What every chart builder shares: the spec type, the options common to all builders, and the
  * title block.
  */
-import type { TopLevelSpec } from 'vega-lite';
 import { DEFAULT_LABEL_LENGTH } from './truncate-label.js';
 
 /**
- * A plain Vega-Lite specification, as the builders return it: JSON-serialisable, data inline.
+ * A plain Vega-Lite specification, as the builders return it: JSON-serialisable, data inline. Typed
+ * as a JSON object rather than with vega-lite's own types, which need the DOM library and modern
+ * module resolution in the project that compiles them; vega-lite checks a spec when it is rendered.
  *
  * @example
  * const spec: ChartSpec = powerGrid(rows);
+ * spec.width = 640;
  * await writeFile('grid.vl.json', JSON.stringify(spec)); // opens in the Vega editor
  */
-export type ChartSpec = TopLevelSpec;
+export interface ChartSpec {
+  /** The Vega-Lite JSON schema the spec follows (`.../vega-lite/v6.json`). */
+  $schema?: string;
+  /** Any other property of a Vega-Lite specification (https://vega.github.io/vega-lite/docs/spec.html). */
+  [property: string]: unknown;
+}
 
 /**
  * The `$schema` of every spec. Its major version follows the installed vega-lite (a test checks
@@ -79,7 +86,3 @@ export function labelLength(options: ChartOptions): number {
   return options.maxLabelLength ?? DEFAULT_LABEL_LENGTH;
 }
 
-/** The inner spec of a faceted chart (one panel), as Vega-Lite types it. */
-export type PanelSpec = Extract<ChartSpec, { facet: unknown }>['spec'];
-/** A layered panel: layers sharing encodings, usable alone or inside a facet. */
-export type LayeredPanel = Extract<PanelSpec, { layer: unknown }>;

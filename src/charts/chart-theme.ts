@@ -3,7 +3,7 @@
  * spec (`config`), so a spec looks the same wherever it is rendered: in Node through `renderPng`,
  * or in JupyterLab from the Vega-Lite MIME type.
  */
-import type { Config } from 'vega-lite';
+import type { VegaLiteConfig } from './vega-lite-spec.js';
 
 /**
  * Categorical palette: Okabe & Ito's colours, distinguishable with the common colour-vision
@@ -53,7 +53,7 @@ export const CHART_FONT_SIZES = { title: 16, subtitle: 12, axisTitle: 12, label:
  * @example
  * const spec = { ...mySpec, config: chartTheme };
  */
-export const chartTheme: Config = {
+export const chartTheme = {
   font: CHART_FONT,
   background: 'white',
   padding: 12,
@@ -94,4 +94,4 @@ export const chartTheme: Config = {
   text: { fontSize: CHART_FONT_SIZES.mark },
   range: { category: [...CHART_PALETTE] },
   view: { stroke: null },
-};
+} satisfies VegaLiteConfig;

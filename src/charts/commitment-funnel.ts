@@ -6,6 +6,7 @@
 import { UsageError } from '../errors.js';
 import type { FunnelEntry } from '../schemas/turbo-pitch.js';
 import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
+import { published } from './vega-lite-spec.js';
 import { CHART_FONT_SIZES, CHART_PALETTE, chartTheme } from './chart-theme.js';
 import { uniqueLabels } from './truncate-label.js';
 
@@ -28,7 +29,7 @@ export function commitmentFunnelChart(entries: readonly FunnelEntry[], options: 
   const studies = [...new Set(entries.map((e) => e.study_id))];
   const width = options.width ?? 180;
   const rowHeight = 22;
-  return {
+  return published({
     $schema: VEGA_LITE_SCHEMA,
     title: chartTitle(options, 'Commitment funnel', `Share of respondents (%), stage by stage; study ${studies.join(', ')}, audience ${entries[0]?.audience_id ?? 1}.`),
     config: chartTheme,
@@ -61,5 +62,5 @@ export function commitmentFunnelChart(entries: readonly FunnelEntry[], options: 
       ],
     },
     resolve: { scale: { x: 'shared' } },
-  };
+  });
 }

@@ -2,7 +2,8 @@
  * Company view: a company's aggregated brand metric against its share price, by year.
  */
 import type { CompanyRollupRow } from '../frames/types.js';
-import { type ChartOptions, type ChartSpec, type LayeredPanel, VEGA_LITE_SCHEMA, chartTitle } from './chart-spec.js';
+import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle } from './chart-spec.js';
+import { type LayeredPanel, published } from './vega-lite-spec.js';
 import { CHART_PALETTE, chartTheme } from './chart-theme.js';
 import { type MetricPanel, type MetricPanelOptions, inLastRow, metricList, metricPanels, panelColumns, panelTitle, scoreWords, sharedDomains } from './metric-panels.js';
 import { lineDomain, scoreFormat } from './metric-title.js';
@@ -111,7 +112,7 @@ export function companyView(rows: readonly CompanyRollupRow[], options: CompanyV
   const columns = panelColumns(count, options.columns, 3);
   const size = { width: options.width ?? 240, height: options.height ?? 160 };
   const xTitled = (i: number) => ({ ...lines, x: { ...lines.x, title: inLastRow(i, count, columns) ? 'Year' : null } });
-  return {
+  return published({
     $schema: VEGA_LITE_SCHEMA,
     title: chartTitle(
       options,
@@ -125,7 +126,7 @@ export function companyView(rows: readonly CompanyRollupRow[], options: CompanyV
       ...panels.map((p, i) => ({ title: panelTitle(p.title), ...size, ...metricLayer(p, domains, xTitled(i), null) })),
       ...(priceValues.length > 0 ? [{ title: panelTitle(priceName), ...size, ...priceLayer(priceValues, priceName, xTitled(panels.length), priceAxis('left')) }] : []),
     ],
-  };
+  });
 }
 
 interface Lines {

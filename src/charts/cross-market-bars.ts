@@ -2,7 +2,8 @@
  * Cross-market bars: one entity's metrics in each market, against their cross-market means.
  */
 import type { CrossMarketRow } from '../frames/types.js';
-import { type ChartOptions, type ChartSpec, type LayeredPanel, VEGA_LITE_SCHEMA, chartTitle } from './chart-spec.js';
+import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle } from './chart-spec.js';
+import { type LayeredPanel, published } from './vega-lite-spec.js';
 import { CHART_COLOURS, CHART_FONT_SIZES, chartTheme } from './chart-theme.js';
 import { entityKey, entityNames, entityNoun } from './entity-names.js';
 import { measureText } from './measure-text.js';
@@ -81,7 +82,7 @@ export function crossMarketBars(rows: readonly CrossMarketRow[], options: CrossM
 
   const columns = panelColumns(panels.length, options.columns, 4);
   const unit = scoreWords(panels);
-  return {
+  return published({
     $schema: VEGA_LITE_SCHEMA,
     title: chartTitle(
       options,
@@ -97,7 +98,7 @@ export function crossMarketBars(rows: readonly CrossMarketRow[], options: CrossM
       height: options.height ?? { step: 24 },
       ...barsPanel(panels, i, { order, width, domain: domains.get(p.column) ?? [0, 100], marketLabel, axisTitle: null, yTitle: startsRow(i, columns) ? 'Market' : undefined, legend }),
     })),
-  };
+  });
 }
 
 interface PanelLayout {

@@ -4,7 +4,8 @@
  */
 import type { CrossMarketRow } from '../frames/types.js';
 import { bandLabels } from './band-labels.js';
-import { type ChartOptions, type ChartSpec, type LayeredPanel, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
+import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
+import { type LayeredPanel, published } from './vega-lite-spec.js';
 import { chartTheme } from './chart-theme.js';
 import { entityKey, entityNames, entityNoun } from './entity-names.js';
 import { type HeatColour, heatColour, legendLength } from './heat-colour.js';
@@ -120,7 +121,7 @@ export function crossMarketHeatmap(rows: readonly CrossMarketRow[], options: Cro
 
   const shared = oneScoreType(panels);
   const columns = panelColumns(panels.length, options.columns, 2);
-  return {
+  return published({
     $schema: VEGA_LITE_SCHEMA,
     title: chartTitle(options, `${metricList(panels)} across markets`, `${shared === undefined ? '' : `${SCORE_TYPES[shared].label}, `}${year}. ${sorted}; blank cells have no data.`),
     config: { ...chartTheme, view: { ...chartTheme.view, fill: '#F0F0F0' } },
@@ -137,7 +138,7 @@ export function crossMarketHeatmap(rows: readonly CrossMarketRow[], options: Cro
       }),
     })),
     resolve: { scale: { color: shared === undefined ? 'independent' : 'shared' } },
-  };
+  });
 }
 
 interface GridLayout {

@@ -4,7 +4,8 @@
  * several markets.
  */
 import type { CrossYearRow } from '../frames/types.js';
-import { type ChartOptions, type ChartSpec, type LayeredPanel, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
+import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
+import { type LayeredPanel, published } from './vega-lite-spec.js';
 import { CHART_FONT_SIZES, CHART_PALETTE, chartTheme } from './chart-theme.js';
 import { entityKey, entityNames, entityNoun } from './entity-names.js';
 import { measureText } from './measure-text.js';
@@ -160,7 +161,7 @@ export function crossYearLines(rows: readonly CrossYearRow[], options: CrossYear
       })),
     };
   }
-  return {
+  return published({
     ...base,
     columns,
     spacing: { column: 20, row: 24 },
@@ -171,7 +172,7 @@ export function crossYearLines(rows: readonly CrossYearRow[], options: CrossYear
       height,
       ...linePanel(p, domains.get(p.column) ?? [0, 100], null, { ...context, xTitle: inLastRow(i, panels.length, columns) }),
     })),
-  };
+  });
 }
 
 interface Legend {

@@ -151,8 +151,11 @@ export function findTslabWriter(): DisplayWriter | undefined {
 function tslabWriter(): (bundle: MimeBundle) => void {
   const writer = findTslabWriter();
   if (writer !== undefined) return (bundle) => writer(bundle);
-  throw new UsageError('display() shows charts in a tslab notebook, and no tslab kernel is running this code.', {
-    hint: 'Outside a notebook, use renderSvg() or renderPng() and write the result to a file, or pass a write function.',
+  throw new UsageError('display() shows charts in a Jupyter notebook run by the tslab kernel, and no tslab kernel is running this code.', {
+    hint:
+      'In a notebook: tslab is an optional dependency of brandscape-kit; install it in your project (npm install tslab@^1.0.22), ' +
+      "then 'npx brandscape notebook' registers this project's kernel and opens Jupyter ('npx brandscape init' makes a project with both). " +
+      'Outside a notebook, use renderSvg() or renderPng() and write the result to a file, or pass a write function.',
   });
 }
 

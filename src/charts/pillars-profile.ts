@@ -2,6 +2,7 @@
  * Pillars profile: differentiation, relevance, esteem and knowledge of each brand, side by side.
  */
 import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
+import { published } from './vega-lite-spec.js';
 import { CHART_PALETTE, chartTheme } from './chart-theme.js';
 import { entityNoun } from './entity-names.js';
 import { SCORE_TYPES } from '../schemas/score-types.js';
@@ -55,7 +56,7 @@ export function pillarsProfile(rows: readonly PillarRow[], options: PillarsProfi
   const label = SCORE_TYPES[table.scoreType].label;
   const format = scoreFormat(table.scoreType);
 
-  return {
+  return published({
     $schema: VEGA_LITE_SCHEMA,
     title: chartTitle(options, 'Brand pillars', `${label} of differentiation, relevance, esteem and knowledge; ${table.market}, ${table.period}.`),
     config: chartTheme,
@@ -94,5 +95,5 @@ export function pillarsProfile(rows: readonly PillarRow[], options: PillarsProfi
         encoding: { text: { field: 'value', type: 'quantitative', format } },
       },
     ],
-  };
+  });
 }

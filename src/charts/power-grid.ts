@@ -4,6 +4,7 @@
  */
 import { UsageError } from '../errors.js';
 import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
+import { published } from './vega-lite-spec.js';
 import { CHART_COLOURS, CHART_FONT_SIZES, CHART_PALETTE, chartTheme } from './chart-theme.js';
 import { entityNoun } from './entity-names.js';
 import { measureText } from './measure-text.js';
@@ -129,7 +130,7 @@ export function powerGrid(rows: readonly PillarRow[], options: PowerGridOptions 
     },
   });
 
-  return {
+  return published({
     $schema: VEGA_LITE_SCHEMA,
     title: chartTitle(
       options,
@@ -168,7 +169,7 @@ export function powerGrid(rows: readonly PillarRow[], options: PowerGridOptions 
         ],
       },
     ],
-  };
+  });
 }
 
 function brandFields(b: BrandPillars): { name: string; global_name: string } {

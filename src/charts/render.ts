@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import type { Loader, ViewOptions } from 'vega';
 import { UsageError } from '../errors.js';
 import type { ChartSpec } from './chart-spec.js';
+import { forVegaLite } from './vega-lite-spec.js';
 import { FontMissingError } from './font-missing-error.js';
 import { measureText } from './measure-text.js';
 
@@ -137,7 +138,7 @@ async function toSvg(spec: ChartSpec, options: RenderOptions): Promise<string> {
   const logger = chartLogger(options.onWarning);
   let vegaSpec;
   try {
-    vegaSpec = vl.compile(spec, { logger }).spec;
+    vegaSpec = vl.compile(forVegaLite(spec), { logger }).spec;
   } catch (error) {
     throw new UsageError(`The chart spec does not compile with Vega-Lite: ${error instanceof Error ? error.message : String(error)}.`, {
       hint: 'Check the spec against https://vega.github.io/vega-lite/docs/.',
@@ -210,7 +211,8 @@ function forRaster(spec: ChartSpec): ChartSpec {
     return out;
   };
   const stripped = strip(spec) as ChartSpec;
-  return { ...stripped, config: { ...spec.config, aria: false } };
+  const config = typeof spec['config'] === 'object' && spec['config'] !== null ? spec['config'] : {};
+  return { ...stripped, config: { ...config, aria: false } };
 }
 
 /** Width and height of an SVG from its root element, in CSS pixels. */

@@ -4,7 +4,8 @@
 import type { SectorSummaryRow, SectorValueRow } from '../frames/types.js';
 import { quantileSorted } from '../frames/stats.js';
 import type { ScoreType } from '../schemas/score-types.js';
-import { type ChartOptions, type ChartSpec, type LayeredPanel, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
+import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
+import { type LayeredPanel, type VegaLiteSpec, published } from './vega-lite-spec.js';
 import { CHART_PALETTE, chartTheme } from './chart-theme.js';
 import { type MetricPanel, type MetricPanelOptions, metricList, metricPanels, panelColumns, panelTitle, scoreWords, sharedDomains, startsRow } from './metric-panels.js';
 import { formatScore, lineDomain, scoreFormat } from './metric-title.js';
@@ -41,7 +42,7 @@ const BOX_COLOUR = CHART_PALETTE[4];
  */
 export function sectorDistribution(rows: readonly SectorValueRow[] | readonly SectorSummaryRow[], options: SectorDistributionOptions = {}): ChartSpec {
   firstRow<SectorValueRow | SectorSummaryRow>(rows, 'sector distribution');
-  return isValueRows(rows) ? draw(rows, options, valueBoxes) : draw(rows, options, summaryBoxes);
+  return published(isValueRows(rows) ? draw(rows, options, valueBoxes) : draw(rows, options, summaryBoxes));
 }
 
 /** Brand-level rows carry a `brand_id`; summaries do not (an array holds one kind or the other). */
@@ -68,7 +69,7 @@ interface PanelLayout {
   scoreType: ScoreType;
 }
 
-function draw<R extends SectorValueRow | SectorSummaryRow>(rows: readonly R[], options: SectorDistributionOptions, boxes: Boxes<R>): ChartSpec {
+function draw<R extends SectorValueRow | SectorSummaryRow>(rows: readonly R[], options: SectorDistributionOptions, boxes: Boxes<R>): VegaLiteSpec {
   const all = metricPanels(rows, options.column, 'sector distribution');
   const year = pickOne(all.flatMap((p) => p.rows.map((r) => r.year)), options.year, 'year', 'year');
   const panels = all.map((p) => ({ ...p, rows: p.rows.filter((r) => r.year === year && boxes.value(r) !== null) })).filter((p) => p.rows.length > 0);

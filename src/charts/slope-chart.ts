@@ -3,7 +3,8 @@
  * brand, labelled at both ends.
  */
 import type { CrossYearRow } from '../frames/types.js';
-import { type ChartOptions, type ChartSpec, type LayeredPanel, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
+import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
+import { type LayeredPanel, published } from './vega-lite-spec.js';
 import type { ScoreType } from '../schemas/score-types.js';
 import { CHART_COLOURS, CHART_FONT_SIZES, chartTheme } from './chart-theme.js';
 import { dodgeLabels } from './dodge-labels.js';
@@ -95,7 +96,7 @@ export function slopeChart(rows: readonly CrossYearRow[], options: SlopeChartOpt
     };
   }
   const unit = scoreWords(panels);
-  return {
+  return published({
     $schema: VEGA_LITE_SCHEMA,
     title: chartTitle(options, `${metricList(panels)}: ${from} to ${to}`, `${unit === undefined ? '' : `${unit}, `}${first.market}.${notes}`),
     config: chartTheme,
@@ -107,7 +108,7 @@ export function slopeChart(rows: readonly CrossYearRow[], options: SlopeChartOpt
       height,
       ...slopePanel(panel, pairs, domains.get(panel.column) ?? [0, 100], layout),
     })),
-  };
+  });
 }
 
 interface Pair {

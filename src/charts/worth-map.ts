@@ -6,6 +6,7 @@
 import { UsageError } from '../errors.js';
 import type { BrandWorthMap, CategoryWorthMap } from '../schemas/turbo-pitch.js';
 import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
+import { published } from './vega-lite-spec.js';
 import { CHART_COLOURS, CHART_FONT_SIZES, CHART_PALETTE, chartTheme } from './chart-theme.js';
 import { measureText } from './measure-text.js';
 import { type Box, placeLabels } from './place-labels.js';
@@ -85,7 +86,7 @@ export function worthMapChart(map: BrandWorthMap | CategoryWorthMap, options: Ch
     encoding: { x: xOf('label_x'), y: yOf('label_y'), text: { field: 'label', type: 'nominal' as const } },
   });
   const isBrand = map.data.some((d) => 'brand_id' in d);
-  return {
+  return published({
     $schema: VEGA_LITE_SCHEMA,
     title: chartTitle(options, isBrand ? 'Brand worth map' : 'Category worth map', `Percentile ranks in the study; audience ${map.audience_id ?? 1}, stud${studies.size > 1 ? 'ies' : 'y'} ${[...studies].join(', ')}.`),
     config: chartTheme,
@@ -114,5 +115,5 @@ export function worthMapChart(map: BrandWorthMap | CategoryWorthMap, options: Ch
         ],
       },
     ],
-  };
+  });
 }

@@ -78,7 +78,7 @@ describe.each(CASES)('$name', ({ name, spec: make, fields, fixture }) => {
 
   it('has a title, position titles in words and tooltips', () => {
     const title = spec.title;
-    expect(typeof title === 'object' && title !== null && !Array.isArray(title) ? title.text : title).toBeTruthy();
+    expect(typeof title === 'object' && title !== null && !Array.isArray(title) ? (title as { text?: unknown }).text : title).toBeTruthy();
     const positions = channels(spec).filter((c) => ['x', 'y'].includes(c.channel) && c.field !== undefined);
     expect(positions.length).toBeGreaterThan(0);
     for (const p of positions) {

@@ -4,6 +4,7 @@
  */
 import { compile } from 'vega-lite';
 import type { ChartSpec } from '../../src/charts/chart-spec.js';
+import { forVegaLite } from '../../src/charts/vega-lite-spec.js';
 
 type Logger = NonNullable<NonNullable<Parameters<typeof compile>[1]>['logger']>;
 
@@ -33,7 +34,7 @@ export function compileMessages(spec: ChartSpec): string[] {
       return logger;
     },
   };
-  compile(spec, { logger });
+  compile(forVegaLite(spec), { logger });
   return messages.filter((m) => !m.startsWith('info:'));
 }
 
@@ -180,7 +181,7 @@ export function panelTitleOf(panel: Record<string, unknown>): string | undefined
 }
 
 /** A spec's subtitle as one line of text. */
-export function subtitleOf(spec: { title?: unknown }): string {
+export function subtitleOf(spec: ChartSpec): string {
   const t = spec.title as { subtitle?: string | string[] } | undefined;
   return Array.isArray(t?.subtitle) ? t.subtitle.join(' ') : (t?.subtitle ?? '');
 }

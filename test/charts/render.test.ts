@@ -67,7 +67,7 @@ describe('renderSvg', () => {
 
   it('forwards warnings and refuses specs that do not compile', async () => {
     const warnings: string[] = [];
-    await renderSvg({ ...tiny, encoding: { ...tiny.encoding, color: { field: 'a', type: 'quantitative', scale: { type: 'band' } } } } as ChartSpec, {
+    await renderSvg({ ...tiny, encoding: { ...(tiny['encoding'] as object), color: { field: 'a', type: 'quantitative', scale: { type: 'band' } } } } as ChartSpec, {
       onWarning: (w) => warnings.push(w),
     });
     expect(warnings.length).toBeGreaterThan(0);
