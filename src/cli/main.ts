@@ -22,6 +22,14 @@ export interface CommandEntry {
 }
 
 const commands: Record<string, CommandEntry> = {
+  init: {
+    summary: 'Make a new analysis project: notebooks, a report template, scripts',
+    load: () => import('./commands/init.js').then((m) => ({ help: m.initHelp, run: m.runInit })),
+  },
+  notebook: {
+    summary: "Register the project's TypeScript kernel and open Jupyter",
+    load: () => import('./commands/notebook.js').then((m) => ({ help: m.notebookHelp, run: m.runNotebook })),
+  },
   fetch: {
     summary: 'Fetch every record of a resource as JSON, NDJSON or CSV',
     load: () => import('./commands/fetch.js').then((m) => ({ help: m.fetchHelp, run: m.runFetch })),

@@ -1,12 +1,14 @@
 /**
  * `connect()`: the one call that gives a notebook (or a script) a client. The live service when
- * `BRANDSCAPE_BASE_URL` and `BRANDSCAPE_TOKEN` are set (in the environment or a `.env` file in the
- * working directory), otherwise an emulator of the service started in this process, with seeded
+ * `BRANDSCAPE_BASE_URL` and `BRANDSCAPE_TOKEN` are set (in the environment or in the project's `.env`
+ * file), otherwise an emulator of the service started in this process, with seeded
  * demo data. It says which.
  *
  * In a notebook the emulator lives as long as the kernel: the process that runs it ends with the
  * kernel, and running the cell again reuses it instead of starting another.
  */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { UsageError, createClient, loadDotEnv, type BrandscapeClient, type ClientOptions } from '../client/index.js';
 import type { Emulator, EmulatorOptions } from '../emulator/index.js';
 
@@ -16,7 +18,10 @@ export interface ConnectOptions {
   client?: Omit<ClientOptions, 'baseUrl' | 'token' | 'env'>;
   /** Options of the embedded emulator (seed, latency, ...), used when no service is configured. */
   emulator?: Omit<EmulatorOptions, 'port'>;
-  /** Where the settings come from (default `process.env`, then `.env` in the working directory). */
+  /**
+   * Where the settings come from (default `process.env`, then the `.env` of the working directory
+   * or of the project above it: a notebook runs in `notebooks/`, its project's `.env` is one up).
+   */
   env?: Readonly<Record<string, string | undefined>>;
   /** Where the line saying which service is used goes (default: standard output, the notebook cell). */
   say?: (line: string) => void;
@@ -33,6 +38,17 @@ export interface Connection {
   close(): Promise<void>;
 }
 
+/**
+ * The folder whose `.env` applies: the nearest one above `cwd` that has a `.env`, looking no higher
+ * than the project (the nearest folder with a package.json).
+ */
+function envDir(cwd: string): string {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.env')) || existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return cwd;
+  }
+}
+
 /** The emulator this process started, shared by later `connect()` calls with the same options. */
 let embedded: { key: string; emulator: Promise<Emulator> } | undefined;
 
@@ -47,7 +63,7 @@ let embedded: { key: string; emulator: Promise<Emulator> } | undefined;
  * await client.health();
  */
 export async function connect(options: ConnectOptions = {}): Promise<Connection> {
-  const env = loadDotEnv(options.env ?? process.env, process.cwd());
+  const env = loadDotEnv(options.env ?? process.env, envDir(process.cwd()));
   const say = options.say ?? ((line: string) => void process.stdout.write(`${line}\n`));
   const baseUrl = env['BRANDSCAPE_BASE_URL']?.trim();
   const token = env['BRANDSCAPE_TOKEN']?.trim();

@@ -5,9 +5,10 @@
  * `npm run notebooks:html` (run directly: executes every notebook and writes HTML copies to
  * reports/notebooks/, or the directory given as the first argument).
  *
- * The kernel is registered in a private Jupyter data directory (JUPYTER_PATH), pointing at this
- * checkout's tslab by absolute path: nothing is installed for the user, and the notebooks run
- * against this build whatever else is registered. They need `npm run build` first (they import
+ * The kernel is registered in a private Jupyter data directory (JUPYTER_DATA_DIR) by the toolkit's
+ * own `brandscape notebook --register-only`, pointing at this checkout's tslab by absolute path:
+ * nothing is installed for the user, and the notebooks run against this build whatever else is
+ * registered. They need `npm run build` first (they import
  * the built package by name).
  */
 import { spawnSync } from 'node:child_process';
@@ -59,22 +60,18 @@ export function findJupyter() {
 }
 
 /**
- * Registers this checkout's tslab as the kernel `tslab` in `<dir>/share/jupyter/kernels` and
- * returns the environment that makes Jupyter find it.
+ * Registers this checkout's kernel as a user of the package does (`brandscape notebook
+ * --register-only`: the kernel `tslab-brandscape-kit`, this Node.js and this checkout's tslab by
+ * absolute path), in a private Jupyter data directory, and returns the environment that makes
+ * Jupyter find it.
  */
-export function registerKernel(dir, python = 'python3') {
+export function registerKernel(dir) {
   mkdirSync(dir, { recursive: true });
-  const tslab = join(ROOT, 'node_modules', '.bin', 'tslab');
-  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'tslab', 'bin', 'tslab'), 'install', `--python=${python}`, `--binary=${tslab}`, `--prefix=${dir}`], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`Registering the tslab kernel failed: ${result.stderr || result.stdout}`);
-  return {
-    ...process.env,
-    JUPYTER_PATH: join(dir, 'share', 'jupyter'),
-    // The kernel runs node; the notebooks' connect() must use the embedded emulator.
-    PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
-    BRANDSCAPE_BASE_URL: '',
-    BRANDSCAPE_TOKEN: '',
-  };
+  const env = { ...process.env, JUPYTER_DATA_DIR: dir };
+  const result = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli', 'bin.js'), 'notebook', '--register-only'], { cwd: ROOT, env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`Registering the kernel failed: ${result.stderr || result.stdout}`);
+  // The notebooks' connect() must use the embedded emulator.
+  return { ...env, BRANDSCAPE_BASE_URL: '', BRANDSCAPE_TOKEN: '' };
 }
 
 /**
@@ -83,7 +80,7 @@ export function registerKernel(dir, python = 'python3') {
  */
 export function executeNotebook(jupyter, env, notebook, outDir, to = 'notebook', timeoutS = 300) {
   mkdirSync(outDir, { recursive: true });
-  const args = ['nbconvert', `--to=${to}`, ...(to === 'html' ? HTML_PRIORITY : []), '--execute', '--ExecutePreprocessor.kernel_name=tslab', `--ExecutePreprocessor.timeout=${timeoutS}`, `--output-dir=${outDir}`, notebook];
+  const args = ['nbconvert', `--to=${to}`, ...(to === 'html' ? HTML_PRIORITY : []), '--execute', `--ExecutePreprocessor.timeout=${timeoutS}`, `--output-dir=${outDir}`, notebook];
   const result = spawnSync(jupyter, args, { env, cwd: NOTEBOOK_DIR, encoding: 'utf8', timeout: (timeoutS + 60) * 1000 });
   const name = basename(notebook, '.ipynb');
   return {
@@ -112,7 +109,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.exit(1);
   }
   const outDir = resolve(process.argv[2] ?? join(ROOT, 'reports', 'notebooks'));
-  const env = registerKernel(join(ROOT, 'test', '.tmp', 'jupyter'), found.python);
+  const env = registerKernel(join(ROOT, 'test', '.tmp', 'jupyter'));
   let failed = 0;
   for (const notebook of listNotebooks()) {
     const result = executeNotebook(found.jupyter, env, notebook, outDir, 'html');

@@ -54,7 +54,7 @@ describe('the notebooks as committed', () => {
     const nb = read(join(ROOT, 'notebooks', `${name}.ipynb`));
     const withOutputs = nb.cells.filter((c) => c.cell_type === 'code' && ((c.outputs?.length ?? 0) > 0 || (c.execution_count ?? null) !== null));
     expect(withOutputs.map((c) => text(c.source).split('\n')[0])).toEqual([]);
-    expect(nb.metadata.kernelspec?.name).toBe('tslab');
+    expect(nb.metadata.kernelspec?.name).toBe('tslab-brandscape-kit'); // the kernel `brandscape notebook` registers for this package
   });
 
   it.each(EXPECTED)('%s opens with its question and imports only the package by name', (name) => {
@@ -81,7 +81,7 @@ describe('the notebooks executed with Jupyter (tslab kernel, embedded emulator)'
     if (!jupyter.ok) return;
     rmSync(workDir, { recursive: true, force: true });
     if (!existsSync(join(ROOT, 'dist', 'index.js'))) throw new Error('The notebooks import the built package: run npm run build first (npm test does).');
-    env = (registerKernel as (dir: string, python: string) => NodeJS.ProcessEnv)(join(workDir, 'jupyter'), jupyter.python);
+    env = (registerKernel as (dir: string) => NodeJS.ProcessEnv)(join(workDir, 'jupyter'));
   });
 
   afterAll(async () => {
