@@ -12,8 +12,11 @@
  *
  * A block that is deliberately not runnable says so in its info string: ```ts notebook (code for
  * a notebook cell, such as `await display(spec)`: type-checked, not run; the notebooks themselves
- * are executed by test/notebooks/), ```ts no-run or ```sh no-run. Blocks in other languages
- * (cron, yaml) are not run.
+ * are executed by test/notebooks/), ```ts live (it needs an account on the live service:
+ * type-checked, not run), ```ts no-run or ```sh no-run. A ```ts no-account block runs with no
+ * service configured at all (no BRANDSCAPE_BASE_URL or BRANDSCAPE_TOKEN): the README's first block
+ * is one, as it promises that everything runs with no account. Blocks in other languages (cron,
+ * yaml) are not run.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -71,7 +74,7 @@ export function cliExamples(blocks: readonly CodeBlock[]): CliExample[] {
       const start = i;
       while (line.endsWith('\\') && i + 1 < lines.length) line = `${line.slice(0, -1)} ${lines[++i]!.trim()}`;
       const command = line.replace(/^\$\s+/, '');
-      const match = /^(?:npx\s+)?brandscape(\s.*)?$/.exec(command);
+      const match = /^(?:npx\s+)?brandscape(?:-kit)?(\s.*)?$/.exec(command);
       if (!match || (block.lang === 'console' && !line.startsWith('$ '))) continue;
       const comment = /\s#\s*(.*)$/.exec(command)?.[1] ?? '';
       out.push({ command, args: (match[1] ?? '').trim(), exit: Number(/^exit (\d+)/.exec(comment)?.[1] ?? 0), line: block.line + 1 + start });
@@ -82,7 +85,7 @@ export function cliExamples(blocks: readonly CodeBlock[]): CliExample[] {
 
 const blocks = codeBlocks(README);
 const programs = blocks.filter((b) => (b.lang === 'ts' || b.lang === 'typescript') && !b.flags.includes('no-run'));
-const runnable = programs.filter((b) => !b.flags.includes('notebook'));
+const runnable = programs.filter((b) => !b.flags.includes('notebook') && !b.flags.includes('live'));
 const examples = cliExamples(blocks);
 
 describe('the README', () => {
@@ -113,6 +116,9 @@ describe('the README', () => {
 
   it('has runnable TypeScript examples and CLI examples, and its references exist', () => {
     expect(runnable.length).toBeGreaterThanOrEqual(4);
+    // The first code block is a program that runs with no account, the live-service variant beside it.
+    expect(programs[0]?.flags).toContain('no-account');
+    expect(programs[1]?.flags).toContain('live');
     expect(examples.length).toBeGreaterThanOrEqual(10);
     // Files the README names by path exist in the repository.
     const paths = [...README.matchAll(/`((?:src|test|templates|notebooks|\.ci)\/[\w./-]+)`|\]\((?!https?:)([^)#]+)\)/g)].map((m) => m[1] ?? m[2] ?? '');
@@ -145,8 +151,11 @@ describe('the README', () => {
     const js = ts.transpileModule(block.code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false } }).outputText;
     const mjs = file.replace(/\.mts$/, '.mjs');
     writeFileSync(mjs, js);
-    const result = await run(process.execPath, [mjs], { cwd: dir, env, timeoutMs: 170_000 });
+    const noAccount = block.flags.includes('no-account');
+    const blockEnv = noAccount ? Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith('BRANDSCAPE_'))) : env;
+    const result = await run(process.execPath, [mjs], { cwd: dir, env: blockEnv, timeoutMs: 170_000 });
     expect(result.code, `${block.code}\n--- stderr:\n${result.stderr}`).toBe(0);
+    if (noAccount) expect(result.stdout).toContain('embedded emulator');
   });
 
   it.for(examples.map((e) => [e.command, e] as const))('%s', { timeout: 180_000 }, async ([, example]) => {

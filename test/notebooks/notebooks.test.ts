@@ -65,7 +65,7 @@ describe('the notebooks as committed', () => {
     const imports = importsOf(codeOf(nb));
     expect(imports).toContain('brandscape-kit');
     // The public entry points and Node's own modules; never src/, dist/ or a relative path.
-    expect(imports.filter((m) => !/^(brandscape-kit(\/(client|emulator|files|version))?|node:[a-z/]+)$/.test(m))).toEqual([]);
+    expect(imports.filter((m) => !/^(brandscape-kit(\/(client|danfo|emulator|files|version))?|node:[a-z/]+)$/.test(m))).toEqual([]);
   });
 });
 

@@ -17,7 +17,7 @@
  * Without Jupyter or openpyxl those steps skip and say why; with CI=true they fail instead.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,10 +25,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missingTool, readWithOpenpyxl } from '../helpers/independent-reader.js';
 // @ts-expect-error: a plain .mjs helper without declarations
 import { findJupyter } from '../helpers/notebooks.mjs';
+// @ts-expect-error: a plain .mjs helper (also used by the install benchmark), without declarations
+import { CORE_BUDGET_BYTES as BUDGET, installedSize as measure } from '../helpers/installed-size.mjs';
+
+const CORE_BUDGET_BYTES = BUDGET as number;
+const installedSize = measure as (nodeModules: string) => { bytes: number; packages: number; largest: [string, number][] };
 
 const ROOT = join(import.meta.dirname, '..', '..');
-/** The core install's budget (issue 24), in bytes on disk (what `du` counts). */
-export const CORE_BUDGET_BYTES = 120e6;
 const MINUTES = 60_000;
 
 interface Run {
@@ -52,25 +55,6 @@ function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv
 }
 
 const npm = (args: string[], cwd: string, env?: NodeJS.ProcessEnv) => sh('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], cwd, env);
-
-/** Disk usage of a tree in bytes (allocated blocks, as `du` counts), and its number of packages. */
-export function installedSize(nodeModules: string): { bytes: number; packages: number } {
-  let bytes = 0;
-  let packages = 0;
-  const visit = (dir: string, depthInModules: boolean) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      const stat = lstatSync(path);
-      bytes += stat.blocks * 512;
-      if (entry.isDirectory()) {
-        if (depthInModules && !entry.name.startsWith('.') && !entry.name.startsWith('@')) packages++;
-        visit(path, entry.name === 'node_modules' || (depthInModules && entry.name.startsWith('@')));
-      }
-    }
-  };
-  visit(nodeModules, true);
-  return { bytes, packages };
-}
 
 /** Every `resolved` address in a lockfile that is not under the registry (a local tarball is the package itself). */
 function offRegistry(lockfile: string, registry: string): string[] {
@@ -184,7 +168,7 @@ describe('brandscape-kit installed into a plain project', () => {
     expect(existsSync(join(core(), 'node_modules', 'danfojs-node'))).toBe(false);
     expect(existsSync(join(core(), 'node_modules', 'tslab'))).toBe(false);
     const size = installedSize(join(core(), 'node_modules'));
-    expect(size.bytes).toBeLessThanOrEqual(CORE_BUDGET_BYTES);
+    expect(size.bytes, `largest: ${size.largest.map(([n, b]) => `${n} ${(b / 1e6).toFixed(1)} MB`).join(', ')}`).toBeLessThanOrEqual(CORE_BUDGET_BYTES);
     expect(size.packages).toBeGreaterThan(50);
   });
 
