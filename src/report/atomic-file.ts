@@ -37,6 +37,7 @@ const REASONS: Readonly<Record<string, string>> = {
   EROFS: 'the file system is read-only',
   EIO: 'an input/output error',
   EISDIR: 'it is a folder',
+  ENOTDIR: 'a file is in the way of its folder',
   ENOENT: 'its folder does not exist',
   EFBIG: 'the file is too large for the file system',
 };

@@ -16,7 +16,8 @@
  * Both projects install through the same npm cache (the one `npm ci` filled), offline first.
  * Without Jupyter or openpyxl those steps skip and say why; with CI=true they fail instead.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -50,6 +51,18 @@ function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv
     execFile(command, args, { cwd, env, timeout, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout: String(stdout), stderr: String(stderr) + (error && typeof error.code !== 'number' ? String(error) : '') });
+    });
+  });
+}
+
+/** A TCP port nobody listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
     });
   });
 }
@@ -293,6 +306,47 @@ describe('a project made by brandscape init', () => {
     const chart = outputs.find((o) => o.data?.['application/vnd.vegalite.v5+json'] !== undefined);
     expect(chart?.data?.['image/png']).toEqual(expect.stringMatching(/^iVBORw0KGgo/));
   }, 10 * MINUTES);
+
+  it('opens Jupyter with npm run notebook: the server lists the project kernel and its notebooks', async () => {
+    const notebookApp = spawnSync('jupyter', ['notebook', '--version'], { encoding: 'utf8' });
+    if (notebookApp.status !== 0) {
+      if (process.env['CI'] === 'true') throw new Error('CI must have the Jupyter Notebook (apt-get install jupyter-notebook); .ci/run installs it.');
+      return void console.warn('npm run notebook skipped: jupyter notebook is not installed (apt-get install jupyter-notebook)');
+    }
+    const port = await freePort();
+    const rootFlag = process.getuid?.() === 0 ? ['--allow-root'] : [];
+    const env = { ...userEnv, JUPYTER_DATA_DIR: join(work, 'jupyter-open') };
+    // As a user types it: npm passes what follows its own `--` on, and brandscape passes what follows its `--` to Jupyter.
+    const child = spawn('npm', ['run', 'notebook', '--', '--', '--no-browser', `--port=${port}`, ...rootFlag], { cwd: made(), env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    try {
+      let token: string | undefined;
+      for (let i = 0; i < 120 && token === undefined; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        token = new RegExp(`127\\.0\\.0\\.1:${port}/\\?token=([0-9a-f]+)`).exec(output)?.[1];
+      }
+      expect(token, output).toBeDefined();
+      const api = async (path: string) => (await fetch(`http://127.0.0.1:${port}/api/${path}?token=${token}`)).json() as Promise<Record<string, unknown>>;
+      const specs = (await api('kernelspecs'))['kernelspecs'] as Record<string, { spec: { argv: string[] } }>;
+      expect(specs['tslab-analysis']?.spec.argv[1]).toBe(join(made(), 'node_modules', 'tslab', 'bin', 'tslab'));
+      const contents = (await api('contents'))['content'] as { name: string }[];
+      expect(contents.map((c) => c.name)).toContain('01-start.ipynb');
+    } finally {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+    }
+  }, 2 * MINUTES);
+
+  it('compares from the terminal as its README shows (npm run compare)', async () => {
+    const readme = readFileSync(join(made(), 'README.md'), 'utf8');
+    const line = /`(npm run compare -- [^`]+)`/.exec(readme)?.[1];
+    expect(line).toBeDefined();
+    const compare = await sh('bash', ['-c', line!], made());
+    expect(compare.code, compare.stderr).toBe(0);
+    expect(compare.stdout).toMatch(/GB +DE +FR/);
+    expect(compare.stdout).toContain('Polora');
+  }, 2 * MINUTES);
 
   it('builds its report template with npm run report: a workbook and an HTML file', async () => {
     const report = await sh('npm', ['run', 'report'], made());

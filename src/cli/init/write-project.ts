@@ -5,7 +5,7 @@
  */
 import { lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { UsageError } from '../../index.js';
+import { UsageError, toOutputError } from '../../index.js';
 import type { ScaffoldFile } from './scaffold.js';
 
 /** What the folder holds before writing: nothing (or only `.git`), or other files. */
@@ -46,6 +46,7 @@ export async function writeProject(dir: string, files: readonly ScaffoldFile[]):
   const base = await nearestExisting(dirname(dir));
   const staging = await mkdtemp(join(base, `.${basename(dir)}.brandscape-init-`));
   const undo: (() => Promise<void>)[] = [];
+  let current = dir;
   try {
     for (const file of files) {
       const path = join(staging, 'new', file.path);
@@ -55,6 +56,7 @@ export async function writeProject(dir: string, files: readonly ScaffoldFile[]):
     const replaced: string[] = [];
     for (const file of files) {
       const target = join(dir, file.path);
+      current = target;
       const folders = await missingFolders(dirname(target));
       for (const folder of folders) {
         await mkdir(folder);
@@ -81,7 +83,7 @@ export async function writeProject(dir: string, files: readonly ScaffoldFile[]):
     return replaced;
   } catch (error) {
     for (const step of undo.reverse()) await step().catch(() => {});
-    throw error;
+    throw toOutputError(error, current);
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
