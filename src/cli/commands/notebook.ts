@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { UsageError } from '../../index.js';
 import { fromArgv } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
@@ -56,7 +56,7 @@ export async function runNotebook(argv: readonly string[], io: CliIo): Promise<n
   if (values['register-only']) return EXIT.ok;
 
   const given = positionals[0];
-  const folder = given !== undefined ? join(io.cwd, given) : existsSync(join(project.dir, 'notebooks')) ? join(project.dir, 'notebooks') : project.dir;
+  const folder = given !== undefined ? resolve(io.cwd, given) : existsSync(join(project.dir, 'notebooks')) ? join(project.dir, 'notebooks') : project.dir;
   if (!existsSync(folder)) throw new UsageError(`No folder ${given ?? folder}.`, { hint: 'Name the folder that holds your notebooks.' });
   const args = [values.lab ? 'lab' : 'notebook', relative(project.dir, folder) || '.', ...passed];
   return openJupyter(args, project.dir, io);
