@@ -11,16 +11,30 @@
  * columns through a selection (selection.ts) and gathers a column the first time it is read in
  * full, once.
  */
-import { DataError } from '../errors.js';
+import { inspect } from 'node:util';
+import { DataError, UsageError } from '../errors.js';
 import { cellOf, columnLength, numbersOf, takeColumnAt, type Cell, type ColumnKind, type FrameColumn, type FrameRow } from './column.js';
 import { selectionOf, type Where } from './where.js';
 import { sortOrderOf, type SortKey } from './sort-by.js';
 import { permuteColumns } from './permute-columns.js';
 import { composeRows, isEveryRow, noteMaterialised, type TableScan } from './selection.js';
+import { DEFAULT_WIDTH, type TableFormatOptions } from './display-cells.js';
+import { formatTable } from './format-table.js';
+import { tableHtml } from './table-html.js';
+import { describeColumns, type DescribeRow } from './describe-table.js';
+import { csvChunks } from './to-csv.js';
 
 export { BOOL_NULL, INT_NULL, cellOf, columnLength, takeColumn, takeColumnAt } from './column.js';
 export type { Cell, ColumnKind, FrameColumn, FrameRow } from './column.js';
 export type { TableScan } from './selection.js';
+export type { TableFormatOptions } from './display-cells.js';
+export type { DescribeRow } from './describe-table.js';
+
+/** `print()`'s options: how the table is shown, and where the text goes. */
+export interface PrintOptions extends TableFormatOptions {
+  /** Where the text goes (default: standard output, which a tslab notebook shows in the cell). */
+  write?: (text: string) => void;
+}
 
 /** Metadata every table carries: where it came from and the choices that shaped it. */
 export interface FrameMeta {
@@ -339,6 +353,93 @@ export class FrameTable<R extends object = FrameRow, M extends FrameMeta = Frame
   /** Iterates the columns: `[name, column]` (a lazy table gathers each as it comes). */
   *entries(): IterableIterator<[string, FrameColumn]> {
     for (const name of [...this.#source.keys()]) yield [name, this.column(name)];
+  }
+
+  /**
+   * The table as aligned text: a title line (what made it, its size), column names and kinds, then
+   * the first and last rows around a "… N more rows" line; numbers rounded for display, long text
+   * cut, columns that do not fit in `width` left out around a "…" column. Only the shown rows are
+   * read. `console.log(table)` and a notebook's bare `table` show the same.
+   *
+   * @example
+   * console.log(toTable([{ brand: 'Veros', market: 'GB', esteem_rank: 71.25 }, { brand: 'Aldo', market: 'GB', esteem_rank: null }]).toString());
+   * // toTable: 2 rows × 3 columns
+   * // brand   market  esteem_rank
+   * // string  string        float
+   * // ──────  ──────  ───────────
+   * // Veros   GB            71.25
+   * // Aldo    GB             null
+   */
+  toString(options: TableFormatOptions = {}): string {
+    return formatTable(this.#scan(), this.meta.source, options);
+  }
+
+  /**
+   * Prints the table as `toString()` shows it, to standard output (a notebook cell's output in
+   * tslab) or to `write`; the width is the terminal's when there is one.
+   *
+   * @example
+   * table.where({ differentiation_rank: { gte: 90 } }).print({ rows: 20 });
+   */
+  print(options: PrintOptions = {}): void {
+    const { write, ...format } = options;
+    const width = format.width ?? (process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : DEFAULT_WIDTH);
+    const text = `${this.toString({ ...format, width })}\n`;
+    if (write) write(text);
+    else process.stdout.write(text);
+  }
+
+  /** What `console.log(table)` and `util.inspect` show: `toString()`. */
+  [inspect.custom](): string {
+    return this.toString();
+  }
+
+  /**
+   * The table as a compact HTML table (escaped, with its own scoped style): the first and last rows
+   * around a "… N more rows" row, kinds under the column names, numbers right-aligned and rounded
+   * for display, missing values greyed, long text cut with the whole value as its tooltip, at most
+   * 20 columns unless told. `display(table)` shows it in a notebook.
+   *
+   * @example
+   * await writeFile('table.html', table.toHtml({ rows: 50 }));
+   */
+  toHtml(options: TableFormatOptions = {}): string {
+    return tableHtml(this.#scan(), this.meta.source, options);
+  }
+
+  /**
+   * A summary of every column, one row each: for numbers (`int`, `float`) the count of values,
+   * missing values, mean, sample standard deviation, min, quartiles (`q1`, `median`, `q3`) and max;
+   * for text, booleans and dates the count, missing values, distinct values and the most frequent
+   * value (`top`, as text) with its count (`top_count`). Statistics that do not apply are missing.
+   *
+   * @example
+   * table.describe().print({ rows: 50 });
+   * table.describe().where({ kind: 'float' }).select(['column', 'mean', 'median']).rows();
+   */
+  describe(): FrameTable<DescribeRow, FrameMeta> {
+    return new FrameTable<DescribeRow, FrameMeta>(describeColumns(this.#scan()), this.#source.size, { source: 'describe', notes: [] });
+  }
+
+  /**
+   * The table as CSV text (RFC 4180: quoted where needed, CRLF line ends), with a header line;
+   * missing values are empty fields, an empty text is `""`, numbers keep full precision, dates are
+   * ISO 8601 UTC. For a large table write a file with `writeCsv(table, path)`: it streams.
+   *
+   * @example
+   * toTable([{ brand: 'Procter & Gamble, Inc.', esteem_rank: 71.25 }]).toCsv()
+   * // 'brand,esteem_rank\r\n"Procter & Gamble, Inc.",71.25\r\n'
+   */
+  toCsv(): string {
+    try {
+      return [...csvChunks(this.#scan())].join('');
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      throw new UsageError(`The CSV text of this table (${this.#length} rows) is longer than a JavaScript string can be.`, {
+        hint: 'Write it to a file with writeCsv(table, path), which streams it, or narrow the table first.',
+        cause: error,
+      });
+    }
   }
 
   #scan(): TableScan {

@@ -2,7 +2,6 @@
 // records as frames-pandas.py, the same work, through the built package. Prints one JSON line.
 import { writeFileSync } from 'node:fs';
 import { groupBy, pivot, toParquet, toTable } from '../../dist/index.js';
-import { sortOrderOf } from '../../dist/frames/sort-by.js';
 import { METRICS, records } from './frames-data.mjs';
 
 const N = Number(process.env.FRAMES_N ?? 1_000_000);
@@ -80,8 +79,6 @@ const [whereIdealMs] = timed(() => {
 }, RUNS);
 const [sortMs, sorted] = timed(() => table.sortBy('m1_rank'), RUNS);
 const [sortFullMs] = timed(() => table.sortBy('m1_rank').materialize(), RUNS);
-const [sortOrderMs] = timed(() => sortOrderOf(table, 'm1_rank'), RUNS);
-const [sort2OrderMs] = timed(() => sortOrderOf(table, ['country_id', { column: 'm2_rank', descending: true }]), RUNS);
 const [sortIdealMs] = timed(() => {
   const v = table.column('m1_rank').values;
   const rows = Array.from({ length: table.length }, (_, i) => i);
@@ -151,8 +148,6 @@ process.stdout.write(
     sort2_ms: sort2Ms,
     sort_full_ms: sortFullMs,
     sort2_full_ms: sort2FullMs,
-    sort_order_ms: sortOrderMs,
-    sort2_order_ms: sort2OrderMs,
     sort_ok: sortedOk,
     sort_first_ids: Array.from(sorted.numbers('id').subarray(0, 5)),
     filter_tenth_ms: filterTenthMs,
