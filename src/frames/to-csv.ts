@@ -57,7 +57,8 @@ function fieldsOf(column: FrameColumn): (row: number) => string {
       const values = column.values;
       return (row) => {
         const v = values[row]!;
-        return v === v ? String(v) : '';
+        // String(-0) is "0": the sign is part of the value.
+        return v !== v ? '' : v === 0 && 1 / v < 0 ? '-0' : String(v);
       };
     }
     case 'int': {
