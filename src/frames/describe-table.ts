@@ -13,7 +13,13 @@ import { mean, quantileSorted, sampleStd } from './stats.js';
 /** The columns of `describe()`'s table, in order. */
 export const DESCRIBE_COLUMNS = ['column', 'kind', 'count', 'missing', 'mean', 'std', 'min', 'q1', 'median', 'q3', 'max', 'distinct', 'top', 'top_count'] as const;
 
-/** One row of `describe()`'s table. */
+/**
+ * One row of `describe()`'s table: one column of the described table.
+ *
+ * @example
+ * const [first]: DescribeRow[] = table.describe().rows();
+ * first.column; // 'id'
+ */
 export interface DescribeRow {
   column: string;
   kind: ColumnKind;

@@ -11,7 +11,6 @@
  * columns through a selection (selection.ts) and gathers a column the first time it is read in
  * full, once.
  */
-import { inspect } from 'node:util';
 import { DataError, UsageError } from '../errors.js';
 import { cellOf, columnLength, numbersOf, takeColumnAt, type Cell, type ColumnKind, type FrameColumn, type FrameRow } from './column.js';
 import { selectionOf, type Where } from './where.js';
@@ -30,7 +29,12 @@ export type { TableScan } from './selection.js';
 export type { TableFormatOptions } from './display-cells.js';
 export type { DescribeRow } from './describe-table.js';
 
-/** `print()`'s options: how the table is shown, and where the text goes. */
+/**
+ * `print()`'s options: how the table is shown, and where the text goes.
+ *
+ * @example
+ * table.print({ rows: 20, write: (text) => log.push(text) });
+ */
 export interface PrintOptions extends TableFormatOptions {
   /** Where the text goes (default: standard output, which a tslab notebook shows in the cell). */
   write?: (text: string) => void;
@@ -43,6 +47,12 @@ export interface FrameMeta {
   /** Things a reader of the numbers should know (weighting used, rows dropped, caveats). */
   readonly notes: readonly string[];
 }
+
+/**
+ * Node's `util.inspect.custom` (what `console.log` calls), by its registered name: the package's
+ * types then need no Node types to compile.
+ */
+const INSPECT: unique symbol = Symbol.for('nodejs.util.inspect.custom');
 
 /** Set by FrameTable's static block: the one way into a table's private fields from outside the class. */
 let scanTable: (table: FrameTable<object, FrameMeta>) => TableScan;
@@ -390,7 +400,7 @@ export class FrameTable<R extends object = FrameRow, M extends FrameMeta = Frame
   }
 
   /** What `console.log(table)` and `util.inspect` show: `toString()`. */
-  [inspect.custom](): string {
+  [INSPECT](): string {
     return this.toString();
   }
 

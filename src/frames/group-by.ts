@@ -43,95 +43,101 @@ export function sourceNumbers(scan: TableScan, name: string): Float64Array {
   return numbersOf(scan.column(name)!)!;
 }
 
-/** Whether most rows sit in long runs of one group (a table in study order grouped by market and year). */
-function inLongRuns(index: GroupIndex): boolean {
+/** Runs of consecutive selected rows in one group: run r is positions `start[r]..start[r + 1] - 1`, all in `group[r]`. */
+interface Runs {
+  readonly start: Int32Array;
+  readonly group: Int32Array;
+}
+
+/**
+ * The runs of an index, when most rows sit in long runs of one group (a table in study order
+ * grouped by market and year); undefined otherwise.
+ */
+function longRunsOf(index: GroupIndex): Runs | undefined {
   const { groupOf } = index;
-  let runs = groupOf.length > 0 ? 1 : 0;
-  for (let k = 1; k < groupOf.length; k++) if (groupOf[k] !== groupOf[k - 1]) runs++;
-  return runs * 16 <= groupOf.length;
+  const n = groupOf.length;
+  let runs = n > 0 ? 1 : 0;
+  for (let k = 1; k < n; k++) if (groupOf[k] !== groupOf[k - 1]) runs++;
+  if (runs * 16 > n) return undefined;
+  const start = new Int32Array(runs + 1);
+  const group = new Int32Array(runs);
+  for (let k = 0, r = 0; k < n; k++) {
+    if (k > 0 && groupOf[k] === groupOf[k - 1]) continue;
+    start[r] = k;
+    group[r++] = groupOf[k]!;
+  }
+  start[runs] = n;
+  return { start, group };
 }
 
 /**
  * Per-group sums and counts of two columns (`b` may be the same array as `a`), for an index over
  * every row of the table in order whose groups come in long runs. Each run is summed in local
  * variables and added to its group once: adding every row to `sums[g]` in memory makes each
- * addition wait for the previous one's store. Two columns share one read of the group numbers.
- * Together this measured 2.6x faster than row by row on 1,000,000 rows in 240 groups, where the
- * loop is bound by reading memory. A group that is one run gets exactly the row-by-row sum.
+ * addition wait for the previous one's store. Two columns share one pass, and the runs are found
+ * once for every column, so the inner loop reads nothing but the two columns (about 30% faster than
+ * comparing each row's group with the previous one's, and 2.6x faster than row by row, on
+ * 1,000,000 rows in 240 groups). A group that is one run gets exactly the row-by-row sum.
  */
-function sumPairInRuns(a: Float64Array, b: Float64Array, groupOf: Int32Array, sumA: Float64Array, cntA: Float64Array, sumB: Float64Array, cntB: Float64Array): void {
-  const n = groupOf.length;
-  if (n === 0) return;
-  let g = groupOf[0]!;
-  let sa = 0;
-  let ca = 0;
-  let sb = 0;
-  let cb = 0;
-  for (let k = 0; k < n; k++) {
-    const h = groupOf[k]!;
-    if (h !== g) {
-      sumA[g]! += sa;
-      cntA[g]! += ca;
-      sumB[g]! += sb;
-      cntB[g]! += cb;
-      g = h;
-      sa = ca = sb = cb = 0;
+function sumPairInRuns(a: Float64Array, b: Float64Array, runs: Runs, sumA: Float64Array, cntA: Float64Array, sumB: Float64Array, cntB: Float64Array): void {
+  const { start, group } = runs;
+  for (let r = 0; r < group.length; r++) {
+    let sa = 0;
+    let ca = 0;
+    let sb = 0;
+    let cb = 0;
+    const end = start[r + 1]!;
+    for (let k = start[r]!; k < end; k++) {
+      const x = a[k]!;
+      if (x === x) {
+        sa += x;
+        ca++;
+      }
+      const y = b[k]!;
+      if (y === y) {
+        sb += y;
+        cb++;
+      }
     }
-    const x = a[k]!;
-    if (x === x) {
-      sa += x;
-      ca++;
-    }
-    const y = b[k]!;
-    if (y === y) {
-      sb += y;
-      cb++;
-    }
+    const g = group[r]!;
+    sumA[g]! += sa;
+    cntA[g]! += ca;
+    sumB[g]! += sb;
+    cntB[g]! += cb;
   }
-  sumA[g]! += sa;
-  cntA[g]! += ca;
-  sumB[g]! += sb;
-  cntB[g]! += cb;
 }
 
 /**
  * `sumPairInRuns` for an index over selected rows (a lazy table's, ascending after a where): the
  * values are read at `rows[k]`, the rest is the same.
  */
-function sumPairInRunsAt(a: Float64Array, b: Float64Array, rows: Int32Array, groupOf: Int32Array, sumA: Float64Array, cntA: Float64Array, sumB: Float64Array, cntB: Float64Array): void {
-  const n = groupOf.length;
-  if (n === 0) return;
-  let g = groupOf[0]!;
-  let sa = 0;
-  let ca = 0;
-  let sb = 0;
-  let cb = 0;
-  for (let k = 0; k < n; k++) {
-    const h = groupOf[k]!;
-    if (h !== g) {
-      sumA[g]! += sa;
-      cntA[g]! += ca;
-      sumB[g]! += sb;
-      cntB[g]! += cb;
-      g = h;
-      sa = ca = sb = cb = 0;
+function sumPairInRunsAt(a: Float64Array, b: Float64Array, rows: Int32Array, runs: Runs, sumA: Float64Array, cntA: Float64Array, sumB: Float64Array, cntB: Float64Array): void {
+  const { start, group } = runs;
+  for (let r = 0; r < group.length; r++) {
+    let sa = 0;
+    let ca = 0;
+    let sb = 0;
+    let cb = 0;
+    const end = start[r + 1]!;
+    for (let k = start[r]!; k < end; k++) {
+      const row = rows[k]!;
+      const x = a[row]!;
+      if (x === x) {
+        sa += x;
+        ca++;
+      }
+      const y = b[row]!;
+      if (y === y) {
+        sb += y;
+        cb++;
+      }
     }
-    const row = rows[k]!;
-    const x = a[row]!;
-    if (x === x) {
-      sa += x;
-      ca++;
-    }
-    const y = b[row]!;
-    if (y === y) {
-      sb += y;
-      cb++;
-    }
+    const g = group[r]!;
+    sumA[g]! += sa;
+    cntA[g]! += ca;
+    sumB[g]! += sb;
+    cntB[g]! += cb;
   }
-  sumA[g]! += sa;
-  cntA[g]! += ca;
-  sumB[g]! += sb;
-  cntB[g]! += cb;
 }
 
 /**
@@ -140,7 +146,8 @@ function sumPairInRunsAt(a: Float64Array, b: Float64Array, rows: Int32Array, gro
  * row by row).
  */
 function sumsInRuns(values: readonly Float64Array[], index: GroupIndex): { sums: Float64Array[]; counts: Float64Array[] } | undefined {
-  if (!inLongRuns(index)) return undefined;
+  const runs = longRunsOf(index);
+  if (!runs) return undefined;
   const every = isAllRows(index.rows);
   const sums = values.map(() => new Float64Array(index.count));
   const counts = values.map(() => new Float64Array(index.count));
@@ -148,8 +155,8 @@ function sumsInRuns(values: readonly Float64Array[], index: GroupIndex): { sums:
     const d = c + 1 < values.length ? c + 1 : c;
     // A lone last column is summed as its own pair into spare arrays.
     const [sumB, cntB] = d === c ? [new Float64Array(index.count), new Float64Array(index.count)] : [sums[d]!, counts[d]!];
-    if (every) sumPairInRuns(values[c]!, values[d]!, index.groupOf, sums[c]!, counts[c]!, sumB, cntB);
-    else sumPairInRunsAt(values[c]!, values[d]!, index.rows, index.groupOf, sums[c]!, counts[c]!, sumB, cntB);
+    if (every) sumPairInRuns(values[c]!, values[d]!, runs, sums[c]!, counts[c]!, sumB, cntB);
+    else sumPairInRunsAt(values[c]!, values[d]!, index.rows, runs, sums[c]!, counts[c]!, sumB, cntB);
   }
   return { sums, counts };
 }
