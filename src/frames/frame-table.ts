@@ -205,7 +205,7 @@ export class FrameTable<R extends object = FrameRow, M extends FrameMeta = Frame
     const gathered = this.#gathered!;
     const missing = [...this.#source].filter(([name]) => !gathered.has(name));
     // A full permutation of a large table gathers fastest column by column in cache-sized blocks.
-    const columns = this.#permutation ? permuteColumns(missing.map(([, c]) => c), rows) : missing.map(([, c]) => takeColumnAt(c, rows));
+    const columns = this.#permutation && missing.length > 0 ? permuteColumns(missing.map(([, c]) => c), rows) : missing.map(([, c]) => takeColumnAt(c, rows));
     noteMaterialised(missing.length);
     missing.forEach(([name], i) => gathered.set(name, columns[i]!));
     this.#ownGathered();
@@ -319,12 +319,13 @@ export class FrameTable<R extends object = FrameRow, M extends FrameMeta = Frame
   /**
    * The table of the rows at `positions` (rows of this table), sharing this table's source
    * columns: selections compose, so no intermediate table stays reachable from the result.
+   * `permutation`: the positions hold every row once (a sort's order).
    */
-  #select(positions: Int32Array, order = false): FrameTable<R, M> {
+  #select(positions: Int32Array, permutation = false): FrameTable<R, M> {
     const rows = this.#rows;
     // Every row in order (a filter that kept everything, a sort of sorted rows): no selection.
     if (isEveryRow(positions, this.#length)) return FrameTable.#over<R, M>(this.#source, this.#sourceLength, rows, this.meta, this.#gathered, this.#permutation);
-    return FrameTable.#over<R, M>(this.#source, this.#sourceLength, rows ? composeRows(rows, positions) : positions, this.meta, undefined, order && !rows);
+    return FrameTable.#over<R, M>(this.#source, this.#sourceLength, rows ? composeRows(rows, positions) : positions, this.meta, undefined, permutation && !rows);
   }
 
   /**
