@@ -1,0 +1,146 @@
+/**
+ * The endpoints the service lists in its collections but documents no response for (§11.12,
+ * §13.3): a country's indicators (`/countries/{id}/indicators`, and one year of them) and Best
+ * Countries raw respondent data (`/best-countries/countries/raw/{year}`). Their envelopes are the
+ * service's usual ones and are checked; their records are not documented, so they are parsed as
+ * objects whose values are `unknown`: a caller narrows them (or puts them in a table with
+ * `loadTable`, which types columns by their values) rather than trusting a shape the service never
+ * promised. The lists page like every list, through the loader.
+ */
+import * as z from 'zod';
+import { BEST_COUNTRIES_RAW } from '../catalogue/best-countries.js';
+import { COUNTRY_INDICATORS } from '../catalogue/country-indicators.js';
+import { UsageError } from '../errors.js';
+import type { FetchPage, LoadResult, LoadSummary, RecordSink } from '../loader/types.js';
+import type { FetchAllOptions, Page, RequestOptions } from './brandscape-client.js';
+import { toListMethods, type ListSettings } from './list-methods.js';
+import type { PageRequest } from './page-functions.js';
+import { fromItemBody, fromListBody } from './parse.js';
+import type { Transport } from './transport.js';
+
+/** A record whose shape the service does not document: an object, its values `unknown` until checked. */
+export type UndocumentedRecord = Record<string, unknown>;
+
+const undocumentedRecord = z.record(z.string(), z.unknown());
+
+/** Paging of a one-page request (`page`) or the page size of a full load. */
+export interface PagingQuery {
+  /** 1-based page (one-page requests). */
+  page?: number;
+  /** Page size; defaults to the largest the version allows for full loads, 25 for one page. */
+  perPage?: number;
+}
+
+/** The list methods of an undocumented list: the same as every fetcher's. */
+export interface UndocumentedList<P> {
+  page(params: P, options?: RequestOptions): Promise<Page<UndocumentedRecord>>;
+  pages(params: P, options?: FetchAllOptions): AsyncIterable<Page<UndocumentedRecord>>;
+  /** Every record; throws rather than return fewer than `meta.total`. */
+  all(params: P, options?: FetchAllOptions): Promise<UndocumentedRecord[]>;
+  load(params: P, options?: FetchAllOptions): Promise<LoadResult<UndocumentedRecord>>;
+  /** Every record handed to `sink` page by page (`loadTable(client.bestCountries.raw, query)`). */
+  loadInto(params: P, sink: RecordSink<UndocumentedRecord>, options?: FetchAllOptions): Promise<LoadSummary>;
+}
+
+/**
+ * A country's indicators (`/countries/{id}/indicators`): one record per year in the emulator
+ * (`country_id`, `year_id`, `year`, population, GDP, inflation, ...; the service's fields are not
+ * documented).
+ */
+export interface CountryIndicatorsFetcher extends UndocumentedList<PagingQuery | undefined> {
+  page(params?: PagingQuery, options?: RequestOptions): Promise<Page<UndocumentedRecord>>;
+  pages(params?: PagingQuery, options?: FetchAllOptions): AsyncIterable<Page<UndocumentedRecord>>;
+  all(params?: PagingQuery, options?: FetchAllOptions): Promise<UndocumentedRecord[]>;
+  load(params?: PagingQuery, options?: FetchAllOptions): Promise<LoadResult<UndocumentedRecord>>;
+  /** The indicators of one year (`/countries/{id}/indicators/{yearId}`); `yearId` is a year's system id (see `client.years`), not the calendar year. */
+  get(yearId: number, options?: RequestOptions): Promise<UndocumentedRecord>;
+}
+
+/** Best Countries raw respondent data of a year, filtered like the calculated data. */
+export interface BestCountriesRawQuery extends PagingQuery {
+  /** Calendar year, e.g. 2024. */
+  year: number;
+  /** ISO alpha-2 codes of the countries rated. */
+  countryCodes?: string | readonly string[];
+  countries?: number | readonly number[];
+  /** Fields of the record, or `country.name` (the collection's example), `-` for descending. */
+  sort?: string | readonly string[];
+}
+
+export interface UndocumentedListContext {
+  pageFunction: <T>(request: PageRequest<T>) => FetchPage<T>;
+  transport: Transport;
+  list: ListSettings;
+}
+
+const listOf = <T>(v: T | readonly T[] | undefined): T[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? [...(v as readonly T[])] : [v as T]);
+
+const pagingParams = (page: number, perPage: number, params = new URLSearchParams()) => {
+  params.set('page', String(page));
+  params.set('per_page', String(perPage));
+  return params;
+};
+
+const checkId = (what: string, id: number) => {
+  if (!Number.isInteger(id) || id < 1) throw new UsageError(`A ${what} is a positive integer id, got ${String(id)}.`);
+};
+
+/**
+ * `client.countries.indicators(countryId)`.
+ *
+ * @example
+ * const years = await client.countries.indicators(48).all(); // one record per year
+ * const one = await client.countries.indicators(48).get(32); // year id 32
+ */
+export function createCountryIndicators(context: UndocumentedListContext): (countryId: number) => CountryIndicatorsFetcher {
+  return (countryId) => {
+    checkId('country id', countryId);
+    const path = COUNTRY_INDICATORS.path(countryId);
+    const fetchPage = context.pageFunction({
+      path,
+      scope: COUNTRY_INDICATORS.scope,
+      paramsOf: (page, perPage) => pagingParams(page, perPage),
+      parse: (body, url) => fromListBody(undocumentedRecord, body, url),
+    });
+    const list = toListMethods<PagingQuery | undefined, UndocumentedRecord>(() => fetchPage, context.list);
+    return {
+      page: (params, options) => list.page(params, options),
+      pages: (params, options) => list.pages(params, options),
+      all: (params, options) => list.all(params, options),
+      load: (params, options) => list.load(params, options),
+      loadInto: (params, sink, options) => list.loadInto(params, sink, options),
+      async get(yearId, options) {
+        checkId('year id', yearId);
+        const answer = await context.transport.get(COUNTRY_INDICATORS.itemPath(countryId, yearId), new URLSearchParams(), { signal: options?.signal, scope: COUNTRY_INDICATORS.scope });
+        return fromItemBody(undocumentedRecord, answer.body, answer.url);
+      },
+    };
+  };
+}
+
+/**
+ * `client.bestCountries.raw`: Best Countries raw respondent data, paged through the loader.
+ *
+ * @example
+ * const rows = await client.bestCountries.raw.all({ year: 2024, countryCodes: ['US'], sort: 'country.name' });
+ */
+export function createBestCountriesRaw(context: UndocumentedListContext): UndocumentedList<BestCountriesRawQuery> {
+  const fetchPageOf = (query: BestCountriesRawQuery): FetchPage<UndocumentedRecord> => {
+    if (!Number.isInteger(query.year) || query.year < 1000 || query.year > 9999) throw new UsageError(`year must be a calendar year such as 2024, got ${String(query.year)}.`);
+    const params = new URLSearchParams();
+    const codes = listOf(query.countryCodes);
+    if (codes?.length) params.set('country_codes', codes.join(','));
+    const ids = listOf(query.countries);
+    if (ids?.some((id) => !Number.isInteger(id))) throw new UsageError('countries are integer ids.');
+    if (ids?.length) params.set('countries', ids.join(','));
+    const sort = listOf(query.sort);
+    if (sort?.length) params.set('sort', sort.join(','));
+    return context.pageFunction({
+      path: BEST_COUNTRIES_RAW.path(query.year),
+      scope: BEST_COUNTRIES_RAW.scope,
+      paramsOf: (page, perPage) => pagingParams(page, perPage, new URLSearchParams(params)),
+      parse: (body, url) => fromListBody(undocumentedRecord, body, url),
+    });
+  };
+  return toListMethods<BestCountriesRawQuery, UndocumentedRecord>(fetchPageOf, context.list);
+}
