@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { bestCountriesDatapoint, type BestCountriesDataType, type BestCountriesDatapoint, type BestCountriesScoreType } from '../schemas/best-countries.js';
 import { toShapeError } from './parse.js';
 import type { Transport } from './transport.js';
-import { createBestCountriesRaw, type BestCountriesRawQuery, type UndocumentedList, type UndocumentedListContext } from './undocumented-lists.js';
+import type { BestCountriesRawQuery, UndocumentedList } from './undocumented-types.js';
 
 export interface BestCountriesQuery {
   /** Calendar year, e.g. 2024. */
@@ -43,9 +43,9 @@ export interface BestCountriesFetcher {
 const answerSchema = z.object({ data: z.array(bestCountriesDatapoint) });
 const listOf = <T>(v: T | readonly T[] | undefined): T[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? [...(v as readonly T[])] : [v as T]);
 
-export function createBestCountriesFetcher(transport: Transport, lists: UndocumentedListContext): BestCountriesFetcher {
+/** The calculated data; `raw` is added by the client (its fetcher is a list's, built with the loader's). */
+export function createBestCountriesFetcher(transport: Transport): Omit<BestCountriesFetcher, 'raw'> {
   return {
-    raw: createBestCountriesRaw(lists),
     async countries(query, options) {
       // The Swagger file's minimum (2022) is not enforced: the service answers for the years it has.
       if (!Number.isInteger(query.year) || query.year < 1000 || query.year > 9999) {

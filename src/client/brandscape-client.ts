@@ -10,7 +10,7 @@ import type { HealthResult } from './health.js';
 import type { MetricColumnIndex, MetricGroupWithMetrics } from './metric-columns.js';
 import type { BrandscapeItem, BrandscapeParams, Item, ItemParams, ListParams, ListResource, SubResource } from './params.js';
 import type { BestCountriesFetcher } from './best-countries.js';
-import type { CountryIndicatorsFetcher } from './undocumented-lists.js';
+import type { CountryIndicatorsFetcher } from './undocumented-types.js';
 import type { ToolMethods } from './tools.js';
 import type { AutoLoginResult, AutoLoginUser } from './embed.js';
 import type { QueryInput } from './query.js';

@@ -20,7 +20,7 @@ import { createPageFunctions } from './page-functions.js';
 import type { ListResource, SubResource } from './params.js';
 import { createBestCountriesFetcher } from './best-countries.js';
 import { createToolMethods } from './tools.js';
-import { createCountryIndicators } from './undocumented-lists.js';
+import { createBestCountriesRaw, createCountryIndicators } from './undocumented-lists.js';
 import { autoLogin } from './embed.js';
 import { createRateGovernor } from './rate-governor.js';
 import { createRecordSchemas, createResourceFetcher, type ResourceFetcherContext } from './resource-fetcher.js';
@@ -147,7 +147,7 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     bestCountriesMetrics: fetcher('best-countries-metrics', 'best-countries-metrics'),
     bestCountriesMetricGroups: fetcher('best-countries-metric-groups', 'best-countries-metric-groups'),
     bestCountriesFactors: fetcher('best-countries-factors', 'best-countries-factors'),
-    bestCountries: createBestCountriesFetcher(transport, context),
+    bestCountries: { ...createBestCountriesFetcher(transport), raw: createBestCountriesRaw(context) },
     turboPitch: createToolMethods(transport, version),
     brandscape: createBrandscapeFetcher({ pageFunction, transport, list, metricCatalogue }),
     // One function behind the two signatures: `{ missing: 'note' }` is the only one answered with an ArchetypeAnswer.

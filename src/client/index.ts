@@ -33,7 +33,7 @@ export type {
 } from './brandscape-client.js';
 export type { HealthResult, HealthStatus } from './health.js';
 export type { BestCountriesFetcher, BestCountriesQuery } from './best-countries.js';
-export type { BestCountriesRawQuery, CountryIndicatorsFetcher, PagingQuery, UndocumentedList, UndocumentedRecord } from './undocumented-lists.js';
+export type { BestCountriesRawQuery, CountryIndicatorsFetcher, PagingQuery, UndocumentedList, UndocumentedRecord } from './undocumented-types.js';
 export type { BrandsInStudies, CompetitiveSet, Ids, ToolMethods } from './tools.js';
 export { FOUNT_APP_URL, autoLogin, embedUrl } from './embed.js';
 export type { AutoLoginOptions, AutoLoginResult, AutoLoginUser, EmbedParamValue, EmbedUrlOptions } from './embed.js';

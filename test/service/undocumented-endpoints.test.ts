@@ -6,7 +6,7 @@
  * choice, documented in SERVICE.md; the client parses them as objects of `unknown` values.
  */
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import type { UndocumentedRecord } from '../../src/client/undocumented-lists.js';
+import type { UndocumentedRecord } from '../../src/client/undocumented-types.js';
 import { ResponseShapeError, UsageError } from '../../src/errors.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { loadTable } from '../../src/frames/load-table.js';

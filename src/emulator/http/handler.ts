@@ -7,7 +7,8 @@ import { RESOURCES, type ResourceName, ARCHETYPES_TOOL } from '../../catalogue/e
 import { PAGE_LIMITS, type ApiVersion } from '../../catalogue/page-limits.js';
 import type { Dataset, PublishRequest } from '../dataset/types.js';
 import type { WebhookSender } from '../webhooks.js';
-import { fromFaultBody, fromPublishBody, readAdminJson } from './admin-bodies.js';
+import { fromExportBody, fromFaultBody, fromPublishBody, readAdminJson } from './admin-bodies.js';
+import type { AudienceExportRequest } from '../audience-export.js';
 import { ApiError, notFound } from './api-error.js';
 import { getBrandscapeRow, listBrandscape } from './brandscape.js';
 import { runArchetypes } from './archetypes.js';
@@ -213,6 +214,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export interface AdminHooks {
   publish(request: PublishRequest): Promise<unknown>;
+  /** Starts an audience export's delivery; answers what was sent (the delivery goes on meanwhile). */
+  exportAudience(request: AudienceExportRequest): Promise<unknown>;
 }
 
 async function adminAnswer(state: HandlerState, req: IncomingMessage, path: string, hooks: AdminHooks): Promise<Answer> {
@@ -224,7 +227,7 @@ async function adminAnswer(state: HandlerState, req: IncomingMessage, path: stri
       seed: state.seed,
       as_of: state.ds.asOf,
       counts: { brands: state.ds.brands.length, studies: state.ds.studies.length, countries: state.ds.countries.length },
-      endpoints: ['GET /__emulator/requests', 'POST /__emulator/publish', 'POST /__emulator/faults', 'DELETE /__emulator/faults', 'GET /__emulator/webhooks'],
+      endpoints: ['GET /__emulator/requests', 'POST /__emulator/publish', 'POST /__emulator/export-audience', 'POST /__emulator/faults', 'DELETE /__emulator/faults', 'GET /__emulator/webhooks'],
     });
   }
   if (req.method === 'GET' && sub === '/requests') return json(200, { data: state.requests });
@@ -240,6 +243,9 @@ async function adminAnswer(state: HandlerState, req: IncomingMessage, path: stri
       if (error instanceof RangeError) throw new ApiError(409, error.message);
       throw error;
     }
+  }
+  if (req.method === 'POST' && sub === '/export-audience') {
+    return json(200, await hooks.exportAudience(fromExportBody(await readAdminJson(req))));
   }
   if (req.method === 'POST' && sub === '/faults') {
     const rules = fromFaultBody(await readAdminJson(req));
