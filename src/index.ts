@@ -147,6 +147,13 @@ export type { VerifyWebhookOptions, WebhookEvent, WebhookVerdict } from './webho
 export { createWebhookReceiver } from './webhooks/webhook-receiver.js';
 export type { WebhookReceiver, WebhookReceiverOptions } from './webhooks/webhook-receiver.js';
 export { refreshReports, studyOfEvent, touches } from './webhooks/refresh-reports.js';
+// Audience export (§16): the receiver writes exports with `audiencesTo`; a notebook reads one back
+export { loadAudienceExport } from './webhooks/load-audience-export.js';
+export type { AudienceExportMeta, AudienceRespondentRow } from './webhooks/load-audience-export.js';
+export { checkAudiencesDir, fromAudienceExportEvent, writeAudienceExport } from './webhooks/audience-export-files.js';
+export type { AudienceExportVerdict, ReceivedAudienceExport, WrittenAudienceExport } from './webhooks/audience-export-files.js';
+export { AUDIENCE_EXPORT_EVENT, AUDIENCE_EXPORT_FORMATS } from './schemas/audience-export.js';
+export type { AudienceDefinition, AudienceExportFormat, ExportedAudience } from './schemas/audience-export.js';
 export type { RefreshOutcome, ReportTarget, StudyOfEvent } from './webhooks/refresh-reports.js';
 export type { RunReportOptions, RunReportResult } from './report/run-report.js';
 export { TemplateError } from './report/template-error.js';

@@ -48,7 +48,8 @@ const RULES: LayerRules = {
     charts: ['errors.ts', 'schemas', 'frames'],
     report: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts'],
     emulator: ['errors.ts', 'link-signals.ts', 'listen-http.ts', 'schemas', 'catalogue'],
-    webhooks: ['errors.ts', 'listen-http.ts', 'schemas', 'catalogue', 'client', 'report'],
+    // Audience exports are written and read back as tables (frames) through report's Parquet and atomic files.
+    webhooks: ['errors.ts', 'listen-http.ts', 'schemas', 'catalogue', 'client', 'frames', 'report'],
     // connect() starts the embedded emulator (loaded with import(), only when no service is set).
     notebook: ['errors.ts', 'loader', 'client', 'charts', 'emulator'],
     // brandscape-kit/danfo: the only room whose types name danfojs-node (an optional peer).

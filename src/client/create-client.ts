@@ -20,6 +20,7 @@ import { createPageFunctions } from './page-functions.js';
 import type { ListResource, SubResource } from './params.js';
 import { createBestCountriesFetcher } from './best-countries.js';
 import { createToolMethods } from './tools.js';
+import { createBestCountriesRaw, createCountryIndicators } from './undocumented-lists.js';
 import { autoLogin } from './embed.js';
 import { createRateGovernor } from './rate-governor.js';
 import { createRecordSchemas, createResourceFetcher, type ResourceFetcherContext } from './resource-fetcher.js';
@@ -132,7 +133,7 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     cities: fetcher('cities', 'cities'),
     collections: fetcher('collections', 'collections'),
     companies: fetcher('companies', 'companies'),
-    countries: fetcher('countries', 'countries'),
+    countries: Object.assign(fetcher('countries', 'countries'), { indicators: createCountryIndicators(context) }),
     gicsSectors: fetcher('gics-sectors', 'gics-sectors'),
     regions: fetcher('regions', 'regions'),
     sectors: fetcher('sectors', 'sectors'),
@@ -146,7 +147,7 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     bestCountriesMetrics: fetcher('best-countries-metrics', 'best-countries-metrics'),
     bestCountriesMetricGroups: fetcher('best-countries-metric-groups', 'best-countries-metric-groups'),
     bestCountriesFactors: fetcher('best-countries-factors', 'best-countries-factors'),
-    bestCountries: createBestCountriesFetcher(transport),
+    bestCountries: { ...createBestCountriesFetcher(transport), raw: createBestCountriesRaw(context) },
     turboPitch: createToolMethods(transport, version),
     brandscape: createBrandscapeFetcher({ pageFunction, transport, list, metricCatalogue }),
     // One function behind the two signatures: `{ missing: 'note' }` is the only one answered with an ArchetypeAnswer.

@@ -6,9 +6,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
 
-/** The body of a webhook (§15.4); `action` only on data-change events. */
+/** The body of a webhook (§15.4); `action` only on data-change events, `format` only on audience exports (§16). */
 export const webhookEvent = z.object({
   action: z.enum(['create', 'update', 'delete']).optional(),
+  format: z.string().max(100).optional(),
   data: z.record(z.string(), z.unknown()).nullable().optional(),
   type: z.string(),
   url: z.string().optional(),

@@ -26,12 +26,14 @@ Options:
   --rate-window S       Window length in seconds (default 60)
   --webhook URL         Webhook subscriber, repeatable (needs --webhook-secret)
   --webhook-secret S    Secret for the webhook signatures
-  --webhook-events E    Comma-separated events to send (default all: Brand,Study)
+  --webhook-events E    Comma-separated events to send (default all: Brand,Study,Audience Export)
   --page-labels KIND    'number' (default) or 'string' labels in meta.links
   -h, --help            Show this help
 
 Admin routes (no token): GET /__emulator, GET /__emulator/requests, POST /__emulator/publish
-{"kind":"study"|"brands"}, POST|DELETE /__emulator/faults, GET /__emulator/webhooks.
+{"kind":"study"|"brands"}, POST /__emulator/export-audience {"audienceId":20,"format":2}
+(formats 1-4: audience_definition, bav_respondent_ids, audience_origin_respondent_ids,
+audience_origin_progressive_numbers), POST|DELETE /__emulator/faults, GET /__emulator/webhooks.
 `;
 
 export async function runEmulator(argv: readonly string[], io: CliIo): Promise<number> {
