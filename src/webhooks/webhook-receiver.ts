@@ -89,6 +89,13 @@ const loggable = (text: string, max = 80) => {
 
 const describe = (e: WebhookEvent) => `${loggable(e.type)}${e.action ? ` ${e.action}` : ''}${typeof e.data?.['id'] === 'number' ? ` #${e.data['id']}` : ''}`;
 
+/** A numeric option: a whole number of at least 1 (NaN would make every timer fire at once), or its default. */
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new UsageError(`${name} must be a whole number of 1 or more; got ${String(value)}.`);
+  return value;
+}
+
 /** The checks made before the body is read: method, content type and encoding, declared size. */
 function refusedUpFront(req: IncomingMessage, limit: number): Refused | undefined {
   if (req.method !== 'POST') return new Refused(405, 'Webhooks are POSTed.');
@@ -110,8 +117,9 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions): Pr
   const now = options.now ?? Date.now;
   const seen = createReplayGuard({ keepMs: 2 * 1000 * (options.toleranceS ?? 60), now });
   const queue = createSerialQueue((error) => options.log(`job failed: ${error instanceof Error ? error.message : String(error)}`));
-  const limit = options.maxBodyBytes ?? 1_000_000;
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const limit = positive('maxBodyBytes', options.maxBodyBytes, 1_000_000);
+  const timeoutMs = positive('timeoutMs', options.timeoutMs, 10_000);
+  const maxConnections = positive('maxConnections', options.maxConnections, 64);
   const answer = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
     res.end(JSON.stringify({ message }));
@@ -175,7 +183,7 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions): Pr
     },
     handle,
   );
-  server.maxConnections = options.maxConnections ?? 64;
+  server.maxConnections = maxConnections;
   const url = await listenHttp(server, options.port ?? 0, options.host ?? '127.0.0.1');
   return {
     url,

@@ -193,8 +193,10 @@ describe('the webhook receiver', () => {
     for (const line of log) expect(line).not.toMatch(/[\u0000-\u001f]/);
   });
 
-  it('a receiver without a secret, and a body that is not bytes: UsageErrors', async () => {
+  it('a receiver without a secret or with a time limit of NaN, and a body that is not bytes: UsageErrors', async () => {
     await expect(createWebhookReceiver({ secret: ' ', onEvent: async () => {}, log: () => {} })).rejects.toThrow(/createWebhookReceiver needs the webhook secret/);
+    await expect(createWebhookReceiver({ secret: SECRET, timeoutMs: Number.NaN, onEvent: async () => {}, log: () => {} })).rejects.toThrow(/timeoutMs must be a whole number of 1 or more; got NaN/);
+    await expect(createWebhookReceiver({ secret: SECRET, maxBodyBytes: -1, onEvent: async () => {}, log: () => {} })).rejects.toThrow(/maxBodyBytes must be a whole number of 1 or more; got -1/);
     expect(() => verifyWebhook(JSON.parse(goodBody) as Uint8Array, sign(goodBody), { secret: SECRET, seen: { has: () => false, add: () => {} } })).toThrow(/checks the raw body as bytes/);
     expect(() => verifyWebhook(Buffer.from(goodBody), sign(goodBody), { secret: '', seen: { has: () => false, add: () => {} } })).toThrow(/needs the webhook secret/);
   });
