@@ -36,7 +36,7 @@ Example:
   WEBHOOK_SECRET=... brandscape webhooks listen --port 8080 --secret-env WEBHOOK_SECRET \\
     --on-event cross-market-brand-health --on-event sector-review --out reports
 
-Exit codes: 0 stopped, 2 usage error, 1 other.
+Exit codes: 130 stopped with Ctrl-C (143 with SIGTERM), 2 usage error, 1 other.
 `;
 
 export async function runWebhooks(argv: readonly string[], io: CliIo): Promise<number> {
