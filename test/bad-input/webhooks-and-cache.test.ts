@@ -238,7 +238,7 @@ const CACHE_CASES: CacheCase[] = [
   { name: "another entry's file under this entry's name", damage: async (e) => writeFile(e, `${JSON.stringify({ ...header(e), key: header(e).key.replace('per_page=5', 'per_page=6') })}\n${bodyOf(e)}`) },
   { name: 'planted data stored in the future (it would never expire)', damage: async (e) => writeFile(e, `${JSON.stringify({ ...header(e), storedAt: Date.now() + 86_400_000 })}\n${bodyOf(e).replaceAll('"name":"', '"name":"PLANTED ')}`) },
   { name: 'an entry past its time-to-live', damage: async (e) => writeFile(e, `${JSON.stringify({ ...header(e), storedAt: Date.now() - 3_600_000 })}\n${bodyOf(e).replaceAll('"name":"', '"name":"STALE ')}`) },
-  { name: 'a symbolic link to a planted copy elsewhere', damage: async (e, dir) => { const elsewhere = join(dir, '..', `planted-${randomUUID()}.json`); await writeFile(elsewhere, readFileSync(e, 'utf8').replaceAll('"name":"', '"name":"PLANTED ')); await rm(e); await symlink(elsewhere, e); } },
+  { name: 'a symbolic link to a planted copy elsewhere', damage: async (e, dir) => { await mkdir(join(dir, 'elsewhere')); const planted = join(dir, 'elsewhere', 'planted.json'); await writeFile(planted, readFileSync(e, 'utf8').replaceAll('"name":"', '"name":"PLANTED ')); await rm(e); await symlink(planted, e); } },
   { name: 'a symbolic link to a FIFO (a read would hang)', damage: async (e, dir) => { execFileSync('mkfifo', [join(dir, 'pipe')]); await rm(e); await symlink(join(dir, 'pipe'), e); } },
   { name: 'a FIFO (a read would hang)', damage: async (e) => { await rm(e); execFileSync('mkfifo', [e]); } },
   { name: 'a link to a device that never ends (/dev/zero)', damage: async (e) => { await rm(e); await symlink('/dev/zero', e); } },
