@@ -257,7 +257,10 @@ export class DataError extends BrandscapeError {
   readonly available: readonly string[];
   constructor(message: string, missing: readonly string[], available: readonly string[], options: BrandscapeErrorOptions = {}) {
     const shown = available.length > 20 ? `${available.slice(0, 20).join(', ')}, ... (${available.length} in all)` : available.join(', ');
-    super('data', `${message} Missing: ${missing.join(', ')}. Available: ${shown || '(none)'}.`, options);
+    // With nothing named missing or available (a damaged file, a malformed filter), the message
+    // stands alone: "Missing: . Available: (none)." would only add noise.
+    const listed = missing.length === 0 && available.length === 0 ? '' : ` Missing: ${missing.join(', ')}. Available: ${shown || '(none)'}.`;
+    super('data', `${message}${listed}`, options);
     this.missing = missing;
     this.available = available;
   }

@@ -49,7 +49,7 @@ Examples:
     --on-event cross-market-brand-health --on-event sector-review --out reports
   WEBHOOK_SECRET=... brandscape webhooks listen --port 8080 --secret-env WEBHOOK_SECRET --audiences-to audiences
 
-Exit codes: 0 stopped, 2 usage error, 1 other.
+Exit codes: 130 stopped with Ctrl-C (143 with SIGTERM), 2 usage error, 1 other.
 `;
 
 export async function runWebhooks(argv: readonly string[], io: CliIo): Promise<number> {
