@@ -218,7 +218,7 @@ describe('brandscape webhooks listen --audiences-to', () => {
       const attempts = sender.webhooks[0]?.deliveries[0]?.attempts ?? [];
       expect(attempts).toHaveLength(2);
       expect(attempts.every((a) => a.outcome !== 200)).toBe(true);
-      expect(lines.some((l) => l.includes('larger than 4000 bytes'))).toBe(true);
+      expect(lines.some((l) => l.includes('refused (413)') && l.includes('at most 4000 bytes'))).toBe(true);
       expect(await readdir(small)).toEqual([]);
     } finally {
       await sender.close();
