@@ -40,6 +40,8 @@ const RULES: LayerRules = {
     'package-root.ts': [],
     'version.ts': ['package-root.ts'],
     'listen-http.ts': [],
+    // Node's HTTP server in front of a web-standard fetch handler (the MCP SDK's): emulator and mcp.
+    'serve-fetch.ts': [],
     schemas: ['errors.ts'],
     catalogue: ['schemas'],
     loader: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'catalogue'],
@@ -47,7 +49,8 @@ const RULES: LayerRules = {
     frames: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'schemas', 'catalogue', 'loader', 'client'],
     charts: ['errors.ts', 'schemas', 'frames'],
     report: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts'],
-    emulator: ['errors.ts', 'link-signals.ts', 'listen-http.ts', 'schemas', 'catalogue'],
+    // The emulator's MCP servers (emulator/mcp/) stay inside these too: never the client.
+    emulator: ['errors.ts', 'link-signals.ts', 'listen-http.ts', 'serve-fetch.ts', 'version.ts', 'schemas', 'catalogue'],
     webhooks: ['errors.ts', 'listen-http.ts', 'schemas', 'catalogue', 'client', 'report'],
     // connect() starts the embedded emulator (loaded with import(), only when no service is set).
     notebook: ['errors.ts', 'loader', 'client', 'charts', 'emulator'],
@@ -112,7 +115,7 @@ describe('the checks themselves', () => {
     });
     expect(checkLayers(graph, { ...RULES, onlyFiles: { cli: ['index.ts', 'emulator/index.ts'] } })).toEqual([
       'loader/load-all.ts imports client/transport.ts: loader may import only errors.ts, link-signals.ts, option-checks.ts, catalogue',
-      'emulator/http/handler.ts imports client/query.ts: emulator may import only errors.ts, link-signals.ts, listen-http.ts, schemas, catalogue',
+      'emulator/http/handler.ts imports client/query.ts: emulator may import only errors.ts, link-signals.ts, listen-http.ts, serve-fetch.ts, version.ts, schemas, catalogue',
       'cli/commands/fetch.ts imports client/create-client.ts: cli may import only index.ts, emulator/index.ts',
       'cli/commands/fetch.ts imports zod: cli may import only index.ts, emulator/index.ts',
       'cli/main.ts imports emulator/http/auth.ts: cli may import only index.ts, emulator/index.ts',
