@@ -7,6 +7,8 @@
  *   schemas, catalogue <- emulator   (never the client)
  *   frames <- charts <- report
  *   client, charts, emulator <- notebook <- index.ts   (connect() starts an emulator lazily)
+ *   client, frames, charts, report <- mcp <- cli        (brandscape-kit/mcp: never the emulator)
+ *   emulator/mcp/ (the service's MCP servers) stays within the emulator's imports
  *
  * No file imports itself through others; the CLI imports only the public entry points (the files
  * package.json exports).
@@ -57,7 +59,9 @@ const RULES: LayerRules = {
     // brandscape-kit/danfo: the only room whose types name danfojs-node (an optional peer).
     danfo: ['errors.ts', 'frames'],
     'index.ts': ['errors.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts', 'report', 'notebook', 'webhooks'],
-    cli: ['index.ts', 'emulator', 'version.ts'],
+    // brandscape mcp: a thin adapter over the use cases (compare, reports, the client's fetchers).
+    mcp: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'listen-http.ts', 'serve-fetch.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts', 'report'],
+    cli: ['index.ts', 'emulator', 'mcp', 'version.ts'],
   },
   onlyFiles: { cli: ENTRY_POINTS },
 };
@@ -87,6 +91,12 @@ describe('the import graph of src/', () => {
   it('keeps the loader and the emulator away from the client', () => {
     const intoClient = [...graph].filter(([file, targets]) => /^(loader|emulator)\//.test(file) && targets.some((t) => t.startsWith('client/')));
     expect(intoClient.map(([file]) => file)).toEqual([]);
+  });
+
+  it("keeps the toolkit's MCP server (mcp/) on the client side: it never imports the emulator; the CLI opens the service", () => {
+    const intoEmulator = [...graph].filter(([file, targets]) => file.startsWith('mcp/') && targets.some((t) => t.startsWith('emulator/')));
+    expect(intoEmulator.map(([file]) => file)).toEqual([]);
+    expect([...graph.keys()].filter((f) => f.startsWith('emulator/mcp/')).length).toBeGreaterThan(3);
   });
 });
 

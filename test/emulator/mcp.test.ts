@@ -92,12 +92,12 @@ describe('the BAV server', () => {
   it.each(Object.keys(BAV_DATA_TOOLS).filter((t) => BAV_DATA_TOOLS[t as keyof typeof BAV_DATA_TOOLS].source.kind === 'columns'))(
     '%s gives the values /brandscape-data gives for the same study and audience, value for value',
     async (tool) => {
-      const source = BAV_DATA_TOOLS[tool as keyof typeof BAV_DATA_TOOLS].source;
+      const source = BAV_DATA_TOOLS[tool as keyof typeof BAV_DATA_TOOLS].source as { metricGroupKeys?: readonly string[]; metricKeys?: readonly string[] };
       // Influence is answered for the Influentials audience by default.
       const audience = tool === 'get-influence-data' ? (await getJson<ListBody<{ id: number; name: string }>>(emulator, '/audiences?per_page=100')).data.find((a) => a.name === 'Influentials')!.id : 1;
       const answer = await callTool('bav', tool, { brands: [brandName], countries: ['GB'], years: [year()] });
       expect(answer.audiences).toEqual([{ id: audience, name: audience === 1 ? 'All Adults' : 'Influentials' }]);
-      const metricParam = 'metricGroupKeys' in source ? `metric_group_keys=${source.metricGroupKeys.join(',')}` : `metric_keys=${source.metricKeys.join(',')}`;
+      const metricParam = source.metricGroupKeys ? `metric_group_keys=${source.metricGroupKeys.join(',')}` : `metric_keys=${(source.metricKeys ?? []).join(',')}`;
       const rest = await getJson<ListBody<Record<string, unknown>>>(emulator, `/brandscape-data?filter[studies]=${gb.id}&filter[brands]=${brandId}&filter[audiences]=${audience}&${metricParam}&per_page=100`);
       expect(rest.data.length).toBeGreaterThan(0);
       expect(answer.rows).toHaveLength(rest.data.length);
@@ -256,7 +256,7 @@ describe('the Financial Data server', () => {
 });
 
 describe('authorization and origin', () => {
-  const initialize = (headers: Record<string, string>, path = MCP_SERVERS.bav.path) =>
+  const initialize = (headers: Record<string, string>, path: string = MCP_SERVERS.bav.path) =>
     fetch(`${emulator.url}${path}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
