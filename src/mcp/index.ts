@@ -15,4 +15,5 @@ export { serveMcpStdio } from './serve-stdio.js';
 export type { McpStdioServer, ServeMcpStdioOptions } from './serve-stdio.js';
 export { MCP_HTTP_PATH, MIN_TOKEN_LENGTH, serveMcpHttp } from './serve-http.js';
 export type { McpHttpServer, ServeMcpHttpOptions } from './serve-http.js';
-export { TOOLKIT_MCP_TOOLS } from './toolkit-server.js';
+export { TOOLKIT_MCP_TOOLS } from './tool-names.js';
+export type { ToolkitMcpTool } from './tool-names.js';

@@ -5,12 +5,13 @@
  * (stateless Streamable HTTP) by the serving entries.
  */
 import { readFile } from 'node:fs/promises';
-import { McpServer, ResourceTemplate, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
+import { McpServer, ResourceTemplate, type CallToolResult, type ServerContext, type ToolCallback } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { redactUrl } from '../errors.js';
 import { listTemplates } from '../report/load-template.js';
 import { toolkitVersion } from '../version.js';
 import type { McpContext } from './context.js';
+import type { ToolkitMcpTool } from './tool-names.js';
 import { fromError, type ToolAnswer } from './tool-result.js';
 import { archetypesTool, runArchetypes } from './tools/archetypes.js';
 import { profileTool, runProfile } from './tools/brand-profile.js';
@@ -19,19 +20,6 @@ import { fetchRowsTool, runFetchRows } from './tools/fetch-rows.js';
 import { runSearch, searchTool } from './tools/search.js';
 import { buildReportTool, listTemplatesTool, runBuildReport, runListTemplates, runShowTemplate, showTemplateTool } from './tools/templates.js';
 import { runTurboPitch, turboPitchTool } from './tools/turbopitch.js';
-
-/** The tools, in the order `tools/list` gives them. */
-export const TOOLKIT_MCP_TOOLS = [
-  searchTool.name,
-  compareTool.name,
-  profileTool.name,
-  archetypesTool.name,
-  turboPitchTool.name,
-  listTemplatesTool.name,
-  showTemplateTool.name,
-  buildReportTool.name,
-  fetchRowsTool.name,
-] as const;
 
 function instructions(context: McpContext): string {
   const source = context.emulated
@@ -51,9 +39,9 @@ function instructions(context: McpContext): string {
 function guarded<A>(context: McpContext, run: (args: A, signal: AbortSignal) => Promise<ToolAnswer>) {
   return async (args: A, ctx: ServerContext): Promise<CallToolResult> => {
     try {
-      return (await run(args, ctx.mcpReq.signal)) as CallToolResult;
+      return await run(args, ctx.mcpReq.signal);
     } catch (error) {
-      return fromError(error, context.log) as CallToolResult;
+      return fromError(error, context.log);
     }
   };
 }
@@ -68,12 +56,14 @@ export function createToolkitServer(context: McpContext): McpServer {
   const server = new McpServer({ name: 'brandscape-kit', title: 'Brandscape Kit', version: toolkitVersion() }, { instructions: instructions(context) });
   // Data tools reach the Brand Data Service: the open world, unless an embedded emulator answers.
   const world = { openWorldHint: !context.emulated };
-  const tool = <A>(spec: { name: string; title: string; description: string; input: z.ZodType<A> & object; annotations: Record<string, boolean> }, run: (args: A, signal: AbortSignal) => Promise<ToolAnswer>) => {
-    server.registerTool(
-      spec.name,
-      { title: spec.title, description: spec.description, inputSchema: spec.input as never, annotations: { title: spec.title, ...world, ...spec.annotations } },
-      guarded(context, run) as never,
-    );
+  const tool = <S extends z.ZodObject>(
+    spec: { name: ToolkitMcpTool; title: string; description: string; input: S; annotations: Record<string, boolean> },
+    run: (args: z.infer<S>, signal: AbortSignal) => Promise<ToolAnswer>,
+  ) => {
+    // The SDK types a tool's callback with a conditional type over its schema, which TypeScript
+    // cannot resolve for a generic S: the callback is exactly ToolCallback<S> for each concrete tool.
+    const callback = guarded(context, run) as ToolCallback<S>;
+    server.registerTool(spec.name, { title: spec.title, description: spec.description, inputSchema: spec.input, annotations: { title: spec.title, ...world, ...spec.annotations } }, callback);
   };
   tool(searchTool, (args, signal) => runSearch(context, args, signal));
   tool(compareTool, (args, signal) => runCompare(context, args, signal));

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/create-client.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { MAX_ANSWER_CHARS } from '../../src/mcp/tool-result.js';
-import { TOOLKIT_MCP_TOOLS } from '../../src/mcp/toolkit-server.js';
+import { TOOLKIT_MCP_TOOLS } from '../../src/mcp/tool-names.js';
 import { compareBrands } from '../../src/report/compare-brands.js';
 import { startEmulator } from '../helpers/client-harness.js';
 import { getJson, type ListBody } from '../helpers/http.js';
