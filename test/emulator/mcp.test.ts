@@ -289,6 +289,11 @@ describe('authorization and origin', () => {
     expect(doc['emulator_choice']).toMatch(/emulator's choice/);
   });
 
+  it('lists the servers in the emulator\'s own index, as the catalogue has them', async () => {
+    const index = (await (await fetch(`${emulator.url}/__emulator`)).json()) as { mcp_servers: string[] };
+    expect(index.mcp_servers).toEqual(Object.values(MCP_SERVERS).map((s) => s.path));
+  });
+
   it('lets the SDK client in with a key only, and records MCP requests without the key', async () => {
     await expect(connect('bav', 'wrong-key')).rejects.toThrow();
     const recorded = emulator.requests.filter((r) => r.path === '/v1/bav');
