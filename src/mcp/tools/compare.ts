@@ -7,12 +7,12 @@ import * as z from 'zod';
 import { renderPng } from '../../charts/render.js';
 import { compareBrands, type CompareBrandsOptions, type Comparison } from '../../report/compare-brands.js';
 import { comparisonChart } from '../../report/comparison-report.js';
-import { SCORE_TYPE_NAMES } from '../../schemas/score-types.js';
+import { SCORE_TYPE_NAMES, type ScoreType } from '../../schemas/score-types.js';
 import type { McpContext } from '../context.js';
 import { toMarkdownTable } from '../markdown-table.js';
 import { MAX_ANSWER_CHARS, boundRows, type ContentBlock, type ToolAnswer } from '../tool-result.js';
 
-const yearValue = z.union([z.number().int().min(1990).max(2100), z.literal('latest'), z.string().regex(/^latest-\d{1,2}$/)]);
+const yearValue = z.union([z.number().int().min(1990).max(2100), z.literal('latest'), z.templateLiteral(['latest-', z.number().int().min(1).max(30)])]);
 
 export const compareInput = z.object({
   brands: z
@@ -25,7 +25,7 @@ export const compareInput = z.object({
   by: z.enum(['market', 'year']).optional().describe('market: the markets side by side in one year; year: each market over the years. Left out, it follows from what is given (several years or one market: year; one year or several markets: market).'),
   metrics: z.array(z.string().trim().min(1)).min(1).max(20).optional().describe('Metric keys (esteem), exact columns (esteem_c) or metric names (Brand Stature). Use search kind "metrics" to find them.'),
   metric_groups: z.array(z.string().trim().min(1)).min(1).max(5).optional().describe('Every metric of these groups, e.g. ["pillars"] (the default), "power_grid", "imagery", "commitment".'),
-  score_type: z.enum(SCORE_TYPE_NAMES as [string, ...string[]]).optional().describe('For metric keys: rank (percentile rank 0-100, the default), c (construct score), pct, brandscape_index, category_index, value.'),
+  score_type: z.enum(SCORE_TYPE_NAMES as [ScoreType, ...ScoreType[]]).optional().describe('For metric keys: rank (percentile rank 0-100, the default), c (construct score), pct, brandscape_index, category_index, value.'),
   audience: z.number().int().positive().optional().describe('Audience id (default 1, All Adults). Use search kind "audiences" to find others.'),
   waves: z.boolean().optional().describe('With by "year": US quarterly waves as periods of their own (default: full years only).'),
   chart: z.boolean().optional().describe('Add the chart as a PNG image (default true). Leave it out (false) to save room when only numbers are needed.'),
@@ -45,11 +45,11 @@ export function toCompareOptions(args: z.infer<typeof compareInput>): CompareBra
   return {
     brands: args.brands,
     ...(args.markets ? { markets: args.markets } : {}),
-    ...(args.years ? { years: args.years as CompareBrandsOptions['years'] & object } : {}),
+    ...(args.years ? { years: args.years } : {}),
     ...(args.by ? { by: args.by } : {}),
     ...(args.metrics ? { metrics: args.metrics } : {}),
     ...(args.metric_groups ? { metricGroups: args.metric_groups } : {}),
-    ...(args.score_type ? { scoreType: args.score_type as NonNullable<CompareBrandsOptions['scoreType']> } : {}),
+    ...(args.score_type ? { scoreType: args.score_type } : {}),
     ...(args.audience === undefined ? {} : { audience: args.audience }),
     ...(args.waves ? { waves: true } : {}),
   };
