@@ -50,6 +50,10 @@ const commands: Record<string, CommandEntry> = {
     summary: 'Receive the service\'s webhooks and rebuild the reports their data changes',
     load: () => import('./commands/webhooks.js').then((m) => ({ help: m.webhooksHelp, run: m.runWebhooks })),
   },
+  mcp: {
+    summary: "Serve the toolkit's analyses to AI assistants (MCP, stdio or HTTP)",
+    load: () => import('./commands/mcp.js').then((m) => ({ help: m.mcpHelp, run: m.runMcp })),
+  },
   health: {
     summary: 'Check whether the service is up',
     load: () => import('./commands/health.js').then((m) => ({ help: m.healthHelp, run: m.runHealth })),

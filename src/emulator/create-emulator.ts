@@ -13,6 +13,7 @@ import { createIndexes, handle, type HandlerState, type RecordedRequest } from '
 import { BufferPool } from './http/json-bytes.js';
 import type { LabelStyle } from './http/paging.js';
 import { createRateLimiter } from './http/rate-limit.js';
+import type { McpRoutes } from './mcp/serve-mcp.js';
 import { createWebhookSender, type SubscriptionState, type WebhookSubscription } from './webhooks.js';
 import { buildAudienceExport, checkExportAccess, type AudienceExportRequest } from './audience-export.js';
 import { ApiError } from './http/api-error.js';
@@ -177,8 +178,18 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     return { webhookId: id, subscriber: sub.url, audienceId: request.audienceId, format: request.format, respondents: built.respondents, studyId: built.studyId, delivered };
   };
 
+  // The service's MCP servers (§18) live on another host under /v1/...; the emulator serves them
+  // on its own port. Their module (and the MCP SDK) loads on the first MCP request.
+  let mcp: Promise<McpRoutes> | undefined;
+  const isMcpPath = (url: string | undefined) => /^\/(v1\/|\.well-known\/oauth-protected-resource(\/|$|\?))/.test(url ?? '/');
+
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
+    if (isMcpPath(req.url)) {
+      mcp ??= import('./mcp/serve-mcp.js').then((m) => m.createMcpRoutes(state));
+      void mcp.then((routes) => routes.handle(req, res));
+      return;
+    }
     void handle(state, req, res, {
       publish: async (request) => {
         const outcome = await publish(request);
@@ -213,6 +224,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     webhooks: webhooks.subscriptions,
     webhooksIdle: () => webhooks.idle(),
     close: async () => {
+      if (mcp) await (await mcp).close();
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

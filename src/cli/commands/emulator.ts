@@ -9,7 +9,9 @@ import { EXIT, type CliIo } from '../io.js';
 
 export const emulatorHelp = `Usage: brandscape emulator [options]
 
-Serves the embedded Brand Data Service emulator (seeded, realistic data; no account or network).
+Serves the embedded Brand Data Service emulator (seeded, realistic data; no account or network):
+the REST API under /api/v2 and the service's MCP servers (Streamable HTTP, the token as a bearer
+key) at /v1/bav, /v1/best-countries and /v1/futures.
 Prints the base URL on the first line of stdout and the token on the second. Stop with Ctrl-C.
 
 Options:
@@ -89,7 +91,9 @@ export async function runEmulator(argv: readonly string[], io: CliIo): Promise<n
   });
   io.stdout.write(`${emulator.url}\n`);
   io.stdout.write(`token: ${emulator.token}\n`);
-  io.stderr.write(`Brand Data Service emulator (seed ${options.seed}) at ${emulator.url}/api/v2. Try:\n  curl -H 'Authorization: Bearer ${emulator.token}' '${emulator.url}/api/v2/brands?per_page=5'\nPress Ctrl-C to stop.\n`);
+  io.stderr.write(
+    `Brand Data Service emulator (seed ${options.seed}) at ${emulator.url}/api/v2, MCP servers at ${emulator.url}/v1/bav, /v1/best-countries, /v1/futures. Try:\n  curl -H 'Authorization: Bearer ${emulator.token}' '${emulator.url}/api/v2/brands?per_page=5'\nPress Ctrl-C to stop.\n`,
+  );
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();
     else io.signal.addEventListener('abort', () => resolve(), { once: true });
