@@ -7,6 +7,8 @@ import type * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { TemplateError, fromZodIssues, type TemplateProblem } from './template-error.js';
 import { toCalendarYear } from './latest-year.js';
+import { documentProblems, scanJson, scanYaml, sizeProblem } from './template-bounds.js';
+import { TEMPLATE_LIMITS } from './template-limits.js';
 import { describe, parameterValueSchema, fromParameterText, parameterText, type ParameterType, type ParameterValue, type YearValue } from './template-params.js';
 import {
   OUTPUT_FORMATS,
@@ -109,6 +111,9 @@ function allowedKeys(input: unknown, path: readonly PropertyKey[]): readonly str
  * }, 'pillars');
  */
 export function defineTemplate(document: unknown, name = 'inline', source = 'inline'): Template {
+  // Bounds first: the schema checks below walk the document recursively.
+  const bounds = documentProblems(document);
+  if (bounds.length > 0) throw new TemplateError(source, bounds);
   const parsed = templateFileSchema.safeParse(document);
   if (!parsed.success) throw new TemplateError(source, fromZodIssues(parsed.error.issues, { input: document, allowedKeys: (p) => allowedKeys(document, p) }));
   const problems: TemplateProblem[] = [];
@@ -148,13 +153,19 @@ export function defineTemplate(document: unknown, name = 'inline', source = 'inl
  */
 export function fromTemplateText(text: string, options: { name: string; source?: string; format?: 'json' | 'yaml' }): Template {
   const source = options.source ?? options.name;
+  const json = options.format === 'json';
+  // Size and nesting before parsing: both parsers recurse once per level (see template-bounds.ts).
+  const before = sizeProblem(text) ?? (json ? scanJson(text) : scanYaml(text));
+  if (before) throw new TemplateError(source, [before]);
   let document: unknown;
   try {
-    document = options.format === 'json' ? JSON.parse(text) : parseYaml(text, { prettyErrors: true, uniqueKeys: true });
+    document = json ? JSON.parse(text) : parseYaml(text, { prettyErrors: true, uniqueKeys: true });
   } catch (error) {
     const where = error instanceof YAMLParseError && error.linePos?.[0] ? `line ${error.linePos[0].line}, column ${error.linePos[0].col}` : '';
     const detail = error instanceof Error ? error.message.split('\n')[0]! : String(error);
-    throw new TemplateError(source, [{ path: where, message: `not valid ${options.format === 'json' ? 'JSON' : 'YAML'}: ${detail}` }]);
+    // The scan above estimates nesting; the parser's own overflow is said as the limit it is.
+    if (/Maximum call stack size exceeded/.test(detail)) throw new TemplateError(source, [{ path: where, message: `nested too deeply; a template nests at most ${TEMPLATE_LIMITS.depth} levels` }]);
+    throw new TemplateError(source, [{ path: where, message: `not valid ${json ? 'JSON' : 'YAML'}: ${detail}` }]);
   }
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new TemplateError(source, [{ path: '', message: `expected a template (an object with title, data and sections), got ${describe(document)}` }]);
@@ -167,7 +178,7 @@ export function fromParameterPairs(pairs: readonly string[]): Record<string, str
   const out: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`-p takes KEY=VALUE, got '${pair}'.`, { hint: "For example -p markets=GB,DE,FR -p year=2024." });
+    if (eq <= 0) throw new UsageError(`-p takes KEY=VALUE, got ${describe(pair)}.`, { hint: "For example -p markets=GB,DE,FR -p year=2024." });
     out[pair.slice(0, eq).trim()] = pair.slice(eq + 1);
   }
   return out;
@@ -240,7 +251,9 @@ export function resolveTemplate(template: Template, overrides: Readonly<Record<s
   const parameters: ResolvedParameter[] = [];
   for (const key of Object.keys(overrides)) {
     if (!(key in template.parameters)) {
-      problems.push({ path: `-p ${key}`, message: `unknown parameter; ${names.length > 0 ? `parameters of ${template.name}: ${names.join(', ')}` : `${template.name} has no parameters`}` });
+      // The name as given, cut short: it is text from the command line, of any length.
+      const shown = key.length > 40 ? `${key.slice(0, 40)}…` : key;
+      problems.push({ path: `-p ${shown}`, message: `unknown parameter; ${names.length > 0 ? `parameters of ${template.name}: ${names.join(', ')}` : `${template.name} has no parameters`}` });
     }
   }
   for (const [name, spec] of Object.entries(template.parameters)) {
