@@ -310,7 +310,7 @@ export function resolveTemplate(template: Template, overrides: Readonly<Record<s
   // File-name tokens are filled when the report is written ({date}, {time}); checked here.
   fillTokens(outputName, new Map([...tokens, ['template', ''], ['date', ''], ['time', '']]), 'output.name', problems);
   if (problems.length > 0) throw new TemplateError(template.source, problems);
-  return {
+  const resolved: ResolvedTemplate = {
     name: template.name,
     source: template.source,
     title,
@@ -320,6 +320,14 @@ export function resolveTemplate(template: Template, overrides: Readonly<Record<s
     sections,
     output: { name: outputName, formats: parsed.data.output?.formats ?? [...OUTPUT_FORMATS] },
   };
+  // The file name, checked now with stand-ins of the same lengths for what only the run knows
+  // (the date, the time, the year `latest` is): a name that would leave the output folder or
+  // exceed the file system's limit stops the report before anything is loaded.
+  const used = [...outputName.matchAll(/\{([a-z][a-z0-9_]*)\}/g)].map((m) => m[1]!).filter((t) => parameters.some((p) => p.name === t));
+  const origin = used.length > 0 ? ` (from parameter${used.length > 1 ? 's' : ''} ${used.map((u) => `'${u}'`).join(', ')})` : '';
+  const problem = fileNameProblem(filledOutputName(resolved, STAND_IN.at, STAND_IN.latest), origin);
+  if (problem !== undefined) throw new TemplateError(template.source, [{ path: 'output.name', message: problem }]);
+  return resolved;
 }
 
 const isDataToken = (type: ParameterType, value: ParameterValue) =>
@@ -353,6 +361,68 @@ export function fillDataTokens(text: string, parameters: readonly ResolvedParame
     return yearsText(values.map((v) => toCalendarYear(v, data.latest)));
   });
 }
+
+/**
+ * What makes a file name unusable for a report, or undefined: a name must stay in the output
+ * folder (no folders in it, not empty, not `.` or `..`) and fit the file system's limit on a
+ * name's bytes, with its extension and the temporary name it is written under first.
+ */
+export function fileNameProblem(name: string, origin = ''): string | undefined {
+  const shown = `${describe(name)}${origin}`;
+  if (/[/\\]/.test(name)) return `the file name ${shown} has a folder in it ('/' or '\\'); an output name is a file name in the output folder`;
+  if (name.includes('\u0000')) return `the file name ${shown} has a NUL character in it, which no file name can hold`;
+  if (/^\.+$/.test(name)) return `the file name ${shown} is only dots ('.' and '..' name folders, not files); give the name text (e.g. '{template}-{date}')`;
+  const safe = safeName(name);
+  if (safe === '') return `the file name ${shown} is empty${name === '' ? '' : ' once the characters a file name cannot start with or hold are left out'}; give the name text (e.g. '{template}-{date}')`;
+  const bytes = Buffer.byteLength(safe, 'utf8');
+  const limit = TEMPLATE_LIMITS.outputNameBytes;
+  if (bytes > limit) return `the file name ${shown} is ${bytes} bytes long (UTF-8); an output name is at most ${limit} bytes, to fit the file system's 255 with its extension and the temporary name it is written under first`;
+  return undefined;
+}
+
+/**
+ * A file name made portable: characters that Windows or a shell trip over become `-` (`a:b`,
+ * spaces), control characters go, and so do leading dots (no hidden files). Folders, NUL and
+ * over-long names are not repaired but refused (`fileNameProblem`).
+ */
+const safeName = (text: string) =>
+  text
+    .replace(/[:*?"<>|\u0001-\u001f\u007f]+/g, '-')
+    .replace(/\s+/g, '-')
+    .replace(/^\.+/, '');
+
+/**
+ * The output file name (without extension) from the template's pattern: `{template}`, `{date}`
+ * (YYYY-MM-DD), `{time}` (HHMMSS, UTC) and any `{parameter}` (lists joined with `-`).
+ *
+ * @throws UsageError when the name would be unusable (see `resolveTemplate`, which refuses such a
+ * template before anything is loaded).
+ * @example
+ * outputName(resolved, new Date('2026-11-24T09:30:00Z'), 2025); // 'cross-market-brand-health-2025-2026-11-24'
+ */
+export function outputName(template: ResolvedTemplate, at: Date, latest: number): string {
+  const name = filledOutputName(template, at, latest);
+  const problem = fileNameProblem(name);
+  if (problem !== undefined) throw new UsageError(`The output name of ${template.name}: ${problem}.`, { hint: 'Change output.name in the template or the parameter it uses.' });
+  return safeName(name);
+}
+
+/** The output name's pattern with its tokens filled, not yet checked or made portable. */
+function filledOutputName(template: ResolvedTemplate, at: Date, latest: number): string {
+  const iso = at.toISOString();
+  const tokens = new Map<string, string>([
+    ['template', template.name],
+    ['date', iso.slice(0, 10)],
+    ['time', iso.slice(11, 19).replace(/:/g, '')],
+    ...template.parameters.map((p) => [p.name, Array.isArray(p.value) ? p.value.map(String).join('-') : parameterText(p.value)] as [string, string]),
+  ]);
+  // Year parameters as calendar years (`latest` is 2025 in the name, not the word).
+  const named = fillDataTokens(template.output.name, template.parameters, { latest }).replace(/–/g, '-').replace(/, | and /g, '-');
+  return named.replace(/\{([a-z][a-z0-9_]*)\}/g, (whole, token: string) => tokens.get(token) ?? whole);
+}
+
+/** What the output name's check fills for what only the run knows: a date, a time, a year of the same lengths. */
+const STAND_IN = { at: new Date('2000-01-01T00:00:00Z'), latest: 2000 };
 
 /** What a section needs from the rest of the template (checked before anything is loaded). */
 function coherenceProblems(data: DataSpec, sections: readonly SectionSpec[]): TemplateProblem[] {
