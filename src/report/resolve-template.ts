@@ -283,13 +283,7 @@ export function resolveTemplate(template: Template, overrides: Readonly<Record<s
       ...fromZodIssues(parsed.error.issues, {
         input: document,
         allowedKeys: (p) => allowedKeys(document, p),
-        parameterAt: (p) => {
-          for (let n = p.length; n > 0; n--) {
-            const name = origins.get(pathKey(p.slice(0, n)));
-            if (name !== undefined) return name;
-          }
-          return undefined;
-        },
+        parameterAt: (p) => originOf(origins, p),
       }),
     );
   }
@@ -327,7 +321,32 @@ export function resolveTemplate(template: Template, overrides: Readonly<Record<s
   const origin = used.length > 0 ? ` (from parameter${used.length > 1 ? 's' : ''} ${used.map((u) => `'${u}'`).join(', ')})` : '';
   const problem = fileNameProblem(filledOutputName(resolved, STAND_IN.at, STAND_IN.latest), origin);
   if (problem !== undefined) throw new TemplateError(template.source, [{ path: 'output.name', message: problem }]);
+  ORIGINS.set(resolved, origins);
   return resolved;
+}
+
+/** Where each substituted value of a resolved template came from (`resolveTemplate` records it). */
+const ORIGINS = new WeakMap<ResolvedTemplate, ReadonlyMap<string, string>>();
+
+/**
+ * The parameter a value of a resolved template came from (`data.markets[0]` from `markets`), for
+ * messages about values only the service can check; undefined for values written in the template.
+ *
+ * @example
+ * parameterAt(resolved, ['sections', 1, 'market']); // 'focus_market'
+ */
+export function parameterAt(template: ResolvedTemplate, path: readonly PropertyKey[]): string | undefined {
+  const origins = ORIGINS.get(template);
+  return origins ? originOf(origins, path) : undefined;
+}
+
+/** The parameter of the nearest enclosing path that was substituted, if any. */
+function originOf(origins: ReadonlyMap<string, string>, path: readonly PropertyKey[]): string | undefined {
+  for (let n = path.length; n > 0; n--) {
+    const name = origins.get(pathKey(path.slice(0, n)));
+    if (name !== undefined) return name;
+  }
+  return undefined;
 }
 
 const isDataToken = (type: ParameterType, value: ParameterValue) =>

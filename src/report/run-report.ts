@@ -33,7 +33,7 @@ export interface RunReportOptions {
   signal?: AbortSignal;
   /** Progress of the brandscape rows' load. */
   onProgress?: FetchAllOptions['onProgress'];
-  /** Told of each step (`Loading data`, `Writing ...`), for a log or a progress line. */
+  /** Told of each step (`Checking the template against the service, then loading data`, `Writing ...`), for a log or a progress line. */
   onStage?: (message: string) => void;
   /** True when the client talks to an embedded emulator (the About sheet says so). */
   emulated?: boolean;
@@ -141,7 +141,7 @@ export async function runReport(client: Client, template: Template, options: Run
     }
   }
 
-  stage('Loading data');
+  stage('Checking the template against the service, then loading data');
   const data = await loadReportData(client, resolved, {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
