@@ -5,6 +5,7 @@
  * read and called valid, and a JSON template nested 5,000 arrays deep overflowed the stack. Every
  * limit is a usage error that names it.
  */
+import { MAX_BRAND_NAME_LENGTH } from '../frames/resolve-brands.js';
 
 export const TEMPLATE_LIMITS = {
   /** Bytes of a template file (or text): 1 MiB. */
@@ -21,9 +22,10 @@ export const TEMPLATE_LIMITS = {
   textLength: 10_000,
   /**
    * Characters of a brand name: the longest brand names are well under 100 characters; a longer
-   * text is a mistake (a pasted paragraph), not a name to search the service for.
+   * text is a mistake (a pasted paragraph), not a name to search the service for (resolveBrands'
+   * own limit).
    */
-  brandName: 200,
+  brandName: MAX_BRAND_NAME_LENGTH,
   /**
    * UTF-8 bytes of an output file name without its extension. File systems allow 255 bytes per
    * name (ext4, XFS, APFS); the name must also fit with its extension (`.xlsx`) inside the
