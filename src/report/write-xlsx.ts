@@ -410,7 +410,10 @@ export async function writeXlsxFile(spec: ReportSpec, file: string, options: Wri
   wb.created = new Date(spec.generatedAt);
   wb.modified = new Date(spec.generatedAt);
   const withAbout = options.sheets?.about ?? true;
-  const withData = options.sheets?.data ?? true;
+  // A report without tidy rows (a comparison's spec: its long form is its table) has no Data
+  // sheet: the streamed sheet is built on a placeholder of the table's columns, and with none
+  // there is nothing to build it on (exceljs writes an empty <sheetData/>).
+  const withData = (options.sheets?.data ?? true) && spec.data.columns.length > 0;
   if (withAbout) writeAbout(wb, spec);
   const used = new Set(['about', 'data']);
   for (const [i, section] of spec.sections.entries()) await writeSection(wb, section, sheetName(`${section.index}. ${section.title}`, used), pngs[i]);
