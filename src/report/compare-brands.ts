@@ -20,7 +20,7 @@ import type { CrossMarketRow, CrossYearRow, TrendDirection } from '../frames/typ
 import { SCORE_TYPES, fromMetricColumn, toMetricColumn, type ScoreType } from '../schemas/score-types.js';
 import { crossMarketTable, crossYearTable, type MarketColumn } from './comparison-tables.js';
 import { latestYear, toCalendarYear } from './latest-year.js';
-import { sourceOf, type ReportSource } from './load-report-data.js';
+import { sourceOf, type ReportSource } from './report-source.js';
 import { listText, missingDataNotes, plural } from './missing-data-notes.js';
 import type { AboutItem, ReportTable } from './report-spec.js';
 import type { BrandRef, YearValue } from './template-params.js';

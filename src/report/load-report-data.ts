@@ -12,6 +12,7 @@ import { loadComparisonInput, type LoadedQuery } from '../frames/load-comparison
 import type { ResolvedBrand } from '../frames/resolve-brands.js';
 import { checkAgainstService } from './check-against-service.js';
 import { isFullYear, type MarketInfo, type StudyStamp } from './study-context.js';
+import { sourceOf, type ReportSource } from './report-source.js';
 import type { ResolvedTemplate } from './resolve-template.js';
 import { TemplateError } from './template-error.js';
 import type { SectionSpec } from './template-schema.js';
@@ -19,6 +20,7 @@ import type { SectionSpec } from './template-schema.js';
 // The studies context lives in study-context.ts (checkAgainstService reads it too); its names
 // stay exported from here, where they always were.
 export { loadStudyContext } from './study-context.js';
+export { sourceOf, type ReportSource } from './report-source.js';
 export type { MarketInfo, StudyContext, StudyStamp } from './study-context.js';
 
 /** Archetypes loaded for one section. */
@@ -29,25 +31,6 @@ export interface SectionArchetypes {
   readonly cultural: readonly ArchetypeEntry[];
   readonly competitive: readonly ArchetypeEntry[];
   readonly set: { readonly type: 'collection' | 'category'; readonly id: number; readonly name: string };
-}
-
-/** Where the data came from (host only: never a token or a path with credentials). */
-export interface ReportSource {
-  readonly host: string;
-  readonly apiVersion: string;
-  /** True when an embedded emulator answered (seeded demo data). */
-  readonly emulated: boolean;
-}
-
-/** Where a client's data comes from: its host (never a token or a path), API version, and whether it is emulated. */
-export function sourceOf(client: Pick<BrandscapeClient, 'baseUrl' | 'version'>, emulated: boolean): ReportSource {
-  let host: string;
-  try {
-    host = new URL(client.baseUrl).host;
-  } catch {
-    host = '(unknown)';
-  }
-  return { host, apiVersion: client.version, emulated };
 }
 
 /** What `buildReport` reads: plain data, loaded once. */
