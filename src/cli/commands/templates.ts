@@ -4,7 +4,7 @@
  */
 import { PARAMETER_TYPES, UsageError, listTemplates, loadTemplate, parameterTextOf, resolveTemplate } from '../../index.js';
 import { fromArgv } from '../args.js';
-import { EXIT, type CliIo } from '../io.js';
+import { EXIT, type CommandIo } from '../io.js';
 
 export const templatesHelp = `Usage: brandscape templates list
        brandscape templates show NAME|FILE
@@ -21,7 +21,7 @@ Parameter types: ${PARAMETER_TYPES.join(', ')}.
 Exit codes: 0 ok, 2 unknown template or a template that cannot be used.
 `;
 
-export async function runTemplates(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runTemplates(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = fromArgv('templates', argv, { help: { type: 'boolean', short: 'h' } }, true);
   if (values.help) {
     io.stdout.write(templatesHelp);

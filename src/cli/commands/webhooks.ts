@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { UsageError, checkOutputDir, createWebhookReceiver, loadTemplate, refreshReports, type ReportTarget } from '../../index.js';
 import { fromArgv, toNumber } from '../args.js';
-import { EXIT, type CliIo } from '../io.js';
+import { EXIT, type CommandIo } from '../io.js';
 import { shownPath } from '../output.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
 
@@ -39,7 +39,7 @@ Example:
 Exit codes: 0 stopped, 2 usage error, 1 other.
 `;
 
-export async function runWebhooks(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runWebhooks(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = fromArgv(
     'webhooks',
     argv,
