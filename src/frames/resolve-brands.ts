@@ -88,7 +88,7 @@ export function foldName(name: string): string {
  * Edit distance between two short texts, a swap of neighbouring letters counting as one edit
  * (optimal string alignment): "Verso" is one edit from "Veros", as a typist would judge it.
  */
-function distance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
@@ -211,7 +211,7 @@ async function resolveName(lookup: Lookup, name: string): Promise<{ id: number; 
 function nearestNames(all: readonly { id: number; name?: string | null }[], wanted: string): { id: number; name: string }[] {
   return all
     .filter((b): b is { id: number; name: string } => Boolean(b.name))
-    .map((b) => ({ id: b.id, name: b.name, d: distance(wanted, foldName(b.name)) }))
+    .map((b) => ({ id: b.id, name: b.name, d: editDistance(wanted, foldName(b.name)) }))
     .filter((b) => b.d <= Math.max(3, Math.ceil(wanted.length / 3)))
     .sort((a, b) => a.d - b.d || compareNames(a.name, b.name))
     .slice(0, 5)
