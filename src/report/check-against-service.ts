@@ -28,7 +28,7 @@ import { toCalendarYear, latestYear } from './latest-year.js';
 import { loadReleasedStudies, studyContextOf, studyYearOf, type Study, type StudyContext } from './study-context.js';
 import { listText } from './missing-data-notes.js';
 import { didYouMeanMarket, groupsText, marketsWithStudies, missingScoreTypeText, nearestKeys, unknownMarketsHint } from './service-hints.js';
-import { parameterAt, yearsText, type ResolvedTemplate } from './resolve-template.js';
+import { parameterAt, yearRangesText, type ResolvedTemplate } from './resolve-template.js';
 import { TemplateError, type TemplateProblem } from './template-error.js';
 import type { YearValue } from './template-params.js';
 import type { SectionSpec } from './template-schema.js';
@@ -178,13 +178,14 @@ async function studyProblems(client: Client, template: ResolvedTemplate, studies
     const toSay = path[0] === 'data' || !inData ? missing : missing.filter((m) => !missingInData.has(m.year));
     if (path[0] === 'data') for (const m of missing) missingInData.add(m.year);
     if (toSay.length === 0) return;
-    const asked = toSay.map((m) => yearText(m.value, m.year));
+    // Calendar years as ranges (-p years=1990..2100 misses 104 of them); `latest` ones each with its year.
+    const asked = toSay.every((m) => typeof m.value === 'number') ? [yearRangesText(toSay.map((m) => m.year))] : toSay.map((m) => yearText(m.value, m.year));
     const where = there.length === 1 ? `${nameOf(there[0]!)} (${there[0]!})` : `any of ${there.join(', ')}`;
     // The path of the year itself when there is one, so that the message names its parameter.
     const at = listed && toSay.length === 1 ? [...path, toSay[0]!.index] : path;
     add({ path: at }, (o) => {
       const origin = o === '' && listed ? originOfItems(template, path, toSay.map((m) => m.index)) : o;
-      return `no released full-year study in ${where} in ${listText(asked).replace(/ and ([^ ]+)$/, ' or $1')}${origin}; ${there.length === 1 ? 'it has' : 'those markets have'} ${have.length > 0 ? `studies in ${yearsText(have)}` : 'no full-year study'}`;
+      return `no released full-year study in ${where} in ${listText(asked).replace(/ and ([^ ]+)$/, ' or $1')}${origin}; ${there.length === 1 ? 'it has' : 'those markets have'} ${have.length > 0 ? `studies in ${yearRangesText(have)}` : 'no full-year study'}`;
     });
   };
   checkYears(['data', 'years'], data.years ?? ['latest'], data.markets, data.years !== undefined);

@@ -2,10 +2,11 @@
  * Templates from text or objects (`fromTemplateText`, `defineTemplate`) and their parameters applied
  * (`resolveTemplate`). Pure: reading files is `loadTemplate`'s job.
  */
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { parseDocument as parseYamlDocument, YAMLError } from 'yaml';
 import type * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { TemplateError, fromZodIssues, type TemplateProblem } from './template-error.js';
+import { editDistance } from '../frames/resolve-brands.js';
 import { toCalendarYear } from './latest-year.js';
 import { documentProblems, scanJson, scanYaml, sizeProblem } from './template-bounds.js';
 import { TEMPLATE_LIMITS } from './template-limits.js';
@@ -159,9 +160,9 @@ export function fromTemplateText(text: string, options: { name: string; source?:
   if (before) throw new TemplateError(source, [before]);
   let document: unknown;
   try {
-    document = json ? JSON.parse(text) : parseYaml(text, { prettyErrors: true, uniqueKeys: true });
+    document = json ? JSON.parse(text) : fromYaml(text);
   } catch (error) {
-    const where = error instanceof YAMLParseError && error.linePos?.[0] ? `line ${error.linePos[0].line}, column ${error.linePos[0].col}` : '';
+    const where = error instanceof YAMLError && error.linePos?.[0] ? `line ${error.linePos[0].line}, column ${error.linePos[0].col}` : '';
     const detail = error instanceof Error ? error.message.split('\n')[0]! : String(error);
     // The scan above estimates nesting; the parser's own overflow is said as the limit it is.
     if (/Maximum call stack size exceeded/.test(detail)) throw new TemplateError(source, [{ path: where, message: `nested too deeply; a template nests at most ${TEMPLATE_LIMITS.depth} levels` }]);
@@ -173,13 +174,30 @@ export function fromTemplateText(text: string, options: { name: string; source?:
   return defineTemplate(document, options.name, source);
 }
 
+/**
+ * A YAML document's value. YAML's warnings are problems too: a template has no use for tags
+ * (`!!js/function`, `!!binary`), and the parser would print its warning on the process's stderr,
+ * past the command line's own (and raw: with the template's text in it).
+ */
+function fromYaml(text: string): unknown {
+  const doc = parseYamlDocument(text, { prettyErrors: true, uniqueKeys: true, logLevel: 'silent' });
+  const [problem] = [...doc.errors, ...doc.warnings];
+  if (problem) throw problem;
+  return doc.toJS({ maxAliasCount: 100 });
+}
+
 /** `-p key=value` pairs as a record, with a usage error for text that is not `key=value`. */
 export function fromParameterPairs(pairs: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new UsageError(`-p takes KEY=VALUE, got ${describe(pair)}.`, { hint: "For example -p markets=GB,DE,FR -p year=2024." });
-    out[pair.slice(0, eq).trim()] = pair.slice(eq + 1);
+    const key = pair.slice(0, eq).trim();
+    // A second value would silently replace the first (-p markets=GB -p markets=DE is DE only).
+    if (Object.hasOwn(out, key)) {
+      throw new UsageError(`-p ${describe(key).slice(1, -1)} is given twice.`, { hint: `Give it once; a list takes its values comma-separated (-p ${key.slice(0, 40)}=A,B).` });
+    }
+    out[key] = pair.slice(eq + 1);
   }
   return out;
 }
@@ -253,7 +271,9 @@ export function resolveTemplate(template: Template, overrides: Readonly<Record<s
     if (!(key in template.parameters)) {
       // The name as given, cut short: it is text from the command line, of any length.
       const shown = key.length > 40 ? `${key.slice(0, 40)}…` : key;
-      problems.push({ path: `-p ${shown}`, message: `unknown parameter; ${names.length > 0 ? `parameters of ${template.name}: ${names.join(', ')}` : `${template.name} has no parameters`}` });
+      const near = names.filter((n) => n === key.toLowerCase() || editDistance(n, key.toLowerCase()) <= (n.length >= 6 ? 2 : 1));
+      const guess = near.length > 0 ? `did you mean ${near.join(' or ')}? ` : '';
+      problems.push({ path: `-p ${shown}`, message: `unknown parameter; ${guess}${names.length > 0 ? `parameters of ${template.name}: ${names.join(', ')}` : `${template.name} has no parameters`}` });
     }
   }
   for (const [name, spec] of Object.entries(template.parameters)) {
@@ -357,6 +377,18 @@ export function yearsText(years: readonly number[]): string {
   const sorted = [...new Set(years)].sort((a, b) => a - b);
   const consecutive = sorted.length > 2 && sorted.every((y, i) => i === 0 || y === sorted[i - 1]! + 1);
   return consecutive ? `${sorted[0]}–${sorted[sorted.length - 1]}` : sorted.join(', ');
+}
+
+/** `1990–2018, 2026–2100`: years with runs of three or more as ranges, for lists of any length. */
+export function yearRangesText(years: readonly number[]): string {
+  const sorted = [...new Set(years)].sort((a, b) => a - b);
+  const runs: number[][] = [];
+  for (const y of sorted) {
+    const run = runs[runs.length - 1];
+    if (run && y === run[run.length - 1]! + 1) run.push(y);
+    else runs.push([y]);
+  }
+  return runs.map((r) => (r.length > 2 ? `${r[0]}–${r[r.length - 1]}` : r.join(', '))).join(', ');
 }
 
 /**
