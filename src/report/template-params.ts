@@ -53,9 +53,12 @@ let values: ValueSchemas | undefined;
  */
 export function valueSchemas(): ValueSchemas {
   if (values) return values;
+  const notAYear = (issue: { input: unknown }) => `expected a year such as 2024, 'latest' or 'latest-1', got ${describe(issue.input)}`;
   const yearValue = z.union(
     [
-      z.number().int().min(1990).max(2100),
+      // Each check with the union's message: zod says a number's own failure ("Too big: expected
+      // number to be <=2100") rather than the union's.
+      z.number().int({ error: notAYear }).min(1990, { error: notAYear }).max(2100, { error: notAYear }),
       z.string().regex(YEAR_TEXT).transform((v) => v as Exclude<YearValue, number>),
     ],
     { error: (issue) => `expected a year such as 2024, 'latest' or 'latest-1', got ${describe(issue.input)}` },
