@@ -59,7 +59,7 @@ async function idsFound(ids: readonly number[], load: (chunk: number[]) => Promi
   return found;
 }
 
-/** Where a value is, for a problem: its path, and the parameter it came from. */
+/** Where a value is, for a problem: its path in the resolved template (which also tells the parameter it came from). */
 interface Place {
   readonly path: (string | number)[];
 }
@@ -189,10 +189,17 @@ async function studyProblems(client: Client, template: ResolvedTemplate, studies
     });
   };
   checkYears(['data', 'years'], data.years ?? ['latest'], data.markets, data.years !== undefined);
+  const dataYears = (data.years ?? ['latest']).map((y) => toCalendarYear(y, latest));
   sections.forEach((s, i) => {
-    const single = 'market' in s;
-    const markets = single ? [s.market ?? data.markets[0]!] : ('markets' in s ? s.markets : undefined) ?? data.markets;
-    if ('year' in s && (s.year !== undefined || single)) checkYears(['sections', i, ...(s.year === undefined ? [] : ['year'])], [s.year ?? 'latest'], markets, false);
+    // A study's sections look at one market and year: the first market, and (as the sections
+    // are built) the latest year for archetypes, the template's last year for the others.
+    if (s.kind === 'archetypes' || s.kind === 'power-grid' || s.kind === 'pillars-profile') {
+      const year = s.year ?? (s.kind === 'archetypes' ? 'latest' : Math.max(...dataYears));
+      checkYears(['sections', i, ...(s.year === undefined ? [] : ['year'])], [year], [s.market ?? data.markets[0]!], false);
+      return;
+    }
+    const markets = ('markets' in s ? s.markets : undefined) ?? data.markets;
+    if ('year' in s && s.year !== undefined) checkYears(['sections', i, 'year'], [s.year], markets, false);
     if ('years' in s && s.years !== undefined) checkYears(['sections', i, 'years'], s.years, markets, true);
   });
 }
