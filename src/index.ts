@@ -137,9 +137,15 @@ export type { TemplateEntry } from './report/load-template.js';
 export { loadReportData, loadStudyContext } from './report/load-report-data.js';
 export type { LoadReportDataOptions, MarketInfo, ReportData, ReportSource, SectionArchetypes, StudyContext, StudyStamp } from './report/load-report-data.js';
 export type { AboutItem, CellFormat, ColourScale, ReportAbout, ReportCell, ReportColumn, ReportSection, ReportSpec, ReportTable } from './report/report-spec.js';
-export { DEFAULT_OUTPUT_NAME, defineTemplate, fromParameterPairs, fromTemplateText, resolveTemplate } from './report/resolve-template.js';
+export { DEFAULT_OUTPUT_NAME, defineTemplate, fromParameterPairs, fromTemplateText, parameterAt, resolveTemplate } from './report/resolve-template.js';
 export type { ResolvedParameter, ResolvedTemplate, Template } from './report/resolve-template.js';
 export { checkOutputDir, outputName, runReport, stateFileOf } from './report/run-report.js';
+export { checkAgainstService } from './report/check-against-service.js';
+export type { CheckedTemplate } from './report/check-against-service.js';
+export { checkTemplateOffline } from './report/check-offline.js';
+export type { OfflineCheck } from './report/check-offline.js';
+export { TEMPLATE_LIMITS } from './report/template-limits.js';
+export { KNOWN_METRIC_GROUPS } from './catalogue/metric-keys.js';
 
 // Webhooks that refresh reports
 export { createReplayGuard, verifyWebhook, webhookEvent } from './webhooks/verify-webhook.js';

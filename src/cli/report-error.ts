@@ -13,7 +13,7 @@ import {
   UsageError,
   redact,
 } from '../client/index.js';
-import { EXIT, STDOUT_CLOSED, type CliIo } from './io.js';
+import { EXIT, STDOUT_CLOSED, type CommandIo } from './io.js';
 
 /**
  * The exit code of an error.
@@ -41,7 +41,7 @@ export function exitCodeOf(error: unknown): number {
  * @example
  * process.exitCode = reportError('fetch', error, io);
  */
-export function reportError(command: string, error: unknown, io: CliIo): number {
+export function reportError(command: string, error: unknown, io: CommandIo): number {
   // The reader of stdout went away (`| head`): nothing failed, and nothing is said.
   if (io.signal.aborted && io.signal.reason === STDOUT_CLOSED) return EXIT.ok;
   const message = error instanceof Error ? error.message : String(error);

@@ -117,6 +117,11 @@ export interface MetricCatalogueRecords {
 export interface BrandscapeClient {
   readonly baseUrl: string;
   readonly version: ApiVersion;
+  /**
+   * Requests a full load keeps in flight (the `concurrency` option, default 8). Work that fans out
+   * into many single requests (brand names resolved by search) keeps to it too.
+   */
+  readonly concurrency: number;
   readonly audiences: ResourceFetcher<'audiences'>;
   readonly audienceGroups: ResourceFetcher<'audience-groups'>;
   readonly brands: ResourceFetcher<'brands'>;

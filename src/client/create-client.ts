@@ -124,6 +124,7 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
   return {
     baseUrl,
     version,
+    concurrency: settings.concurrency,
     audiences: fetcher('audiences', 'audiences'),
     audienceGroups: fetcher('audience-groups', 'audience-groups'),
     brands: fetcher('brands', 'brands'),

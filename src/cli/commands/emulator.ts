@@ -5,7 +5,7 @@
 import { createEmulator, fromTokenArg, type EmulatorOptions } from '../../emulator/index.js';
 import { UsageError } from '../../client/index.js';
 import { fromArgv, toNumber } from '../args.js';
-import { EXIT, type CliIo } from '../io.js';
+import { EXIT, type CommandIo } from '../io.js';
 
 export const emulatorHelp = `Usage: brandscape emulator [options]
 
@@ -38,7 +38,7 @@ Admin routes (no token): GET /__emulator, GET /__emulator/requests, POST /__emul
 audience_origin_progressive_numbers), POST|DELETE /__emulator/faults, GET /__emulator/webhooks.
 `;
 
-export async function runEmulator(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runEmulator(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values } = fromArgv('emulator', argv, {
     port: { type: 'string' },
     host: { type: 'string' },

@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { UsageError, checkAudiencesDir, checkOutputDir, createWebhookReceiver, loadTemplate, refreshReports, type ReportTarget, type WebhookEvent } from '../../index.js';
 import { fromArgv, toNumber } from '../args.js';
-import { EXIT, type CliIo } from '../io.js';
+import { EXIT, type CommandIo } from '../io.js';
 import { shownPath } from '../output.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
 
@@ -52,7 +52,7 @@ Examples:
 Exit codes: 130 stopped with Ctrl-C (143 with SIGTERM), 2 usage error, 1 other.
 `;
 
-export async function runWebhooks(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runWebhooks(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = fromArgv(
     'webhooks',
     argv,
