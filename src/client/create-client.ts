@@ -6,7 +6,7 @@
  * and archetypes fetchers.
  */
 import { RESOURCES, RESOURCE_NAMES, type ResourceName } from '../catalogue/endpoints.js';
-import { UsageError } from '../errors.js';
+import { UsageError, createSecrets } from '../errors.js';
 import { createDiskCache } from '../loader/cache.js';
 import { createArchetypesTool } from './archetypes.js';
 import type { BrandscapeClient, DynamicFetcher, ResourceFetcher, ResourcePath } from './brandscape-client.js';
@@ -49,11 +49,14 @@ const isListResource = (name: ResourceName): name is ListResource => name !== 'b
 export function createClient(options: ClientOptions = {}): BrandscapeClient {
   const settings = fromClientOptions(options);
   const { baseUrl, version, token, now, sleep } = settings;
-  const notify = createNotifier(options.onListenerError);
+  // This client's secrets: every error, event, log line and cache file of it is scrubbed of them.
+  const secrets = createSecrets(typeof token === 'string' ? [token] : []);
+  const notify = createNotifier(options.onListenerError, secrets);
   const transport = createTransport({
     baseUrl,
     version,
     ...(token === undefined ? {} : { token }),
+    secrets,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.slowAfterMs === undefined ? {} : { slowAfterMs: options.slowAfterMs }),
     ...(options.retry === undefined ? {} : { retry: options.retry }),
@@ -77,7 +80,7 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     baseUrl,
     version,
     token,
-    cache: options.cache ? createDiskCache({ ...options.cache, now }) : undefined,
+    cache: options.cache ? createDiskCache({ ...options.cache, now, redact: secrets.redact }) : undefined,
     onEvent: options.onEvent,
     notify,
   });
@@ -156,10 +159,12 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     metricCatalogue,
     autoLogin: async (user, requestOptions) => {
       const key = typeof token === 'function' ? await token() : token;
+      secrets.add(key);
       if (key === undefined) throw new UsageError('autoLogin needs a token with the auto-login permission (BRANDSCAPE_TOKEN or the token option).');
       return autoLogin(user, {
         baseUrl,
         token: key,
+        secrets,
         now,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(requestOptions?.signal ? { signal: requestOptions.signal } : {}),
@@ -169,6 +174,7 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
       checkHealth({
         baseUrl,
         ...(token === undefined ? {} : { token }),
+        secrets,
         fetch: options.fetch ?? fetch,
         now,
         ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),

@@ -71,6 +71,8 @@ export interface DiskCacheOptions {
   /** How long an entry is served, in ms. */
   ttlMs: number;
   now?: () => number;
+  /** Masks the client's secrets in what is written (the client passes its own); bearer credentials and token parameters are masked always. */
+  redact?: (text: string) => string;
 }
 
 const keyText = (key: CacheKey) => redact(JSON.stringify([key.service, key.credential, key.version, key.path, key.query]));
@@ -225,7 +227,7 @@ export function createDiskCache(options: DiskCacheOptions): ResponseCache {
       try {
         // Readable by this user only (answers are what this user may see); 'wx': a new file, never
         // through a link someone placed at the temporary name.
-        await writeFile(temp, `${header}\n${redact(body)}`, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
+        await writeFile(temp, `${header}\n${(options.redact ?? redact)(body)}`, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
         await rename(temp, file).catch(async (error: unknown) => {
           // An empty folder where the entry goes (rename cannot replace it): removed, then replaced.
           if ((error as NodeJS.ErrnoException).code !== 'EISDIR') throw error;

@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { BrandscapeClient } from '../client/brandscape-client.js';
+import { createSecrets } from '../errors.js';
 import { checkOutputDir } from '../report/run-report.js';
 import type { McpContext } from './context.js';
 
@@ -21,8 +22,13 @@ export interface ToolkitMcpOptions {
   log?: (line: string) => void;
 }
 
-/** The tools' context from the options, the output folder checked. */
-export async function toContext(options: ToolkitMcpOptions): Promise<McpContext> {
+/**
+ * The tools' context from the options, the output folder checked. `secrets` (the HTTP server's own
+ * token) are masked in every line the server logs.
+ */
+export async function toContext(options: ToolkitMcpOptions, secrets: readonly string[] = []): Promise<McpContext> {
+  const masked = createSecrets(secrets);
+  const log = options.log ?? ((line: string) => process.stderr.write(`brandscape mcp: ${line}\n`));
   const cwd = resolve(options.cwd ?? process.cwd());
   const outDir = options.outDir === undefined ? undefined : resolve(cwd, options.outDir);
   if (outDir !== undefined) await checkOutputDir(outDir);
@@ -31,6 +37,6 @@ export async function toContext(options: ToolkitMcpOptions): Promise<McpContext>
     emulated: options.emulated ?? false,
     outDir,
     cwd,
-    log: options.log ?? ((line) => process.stderr.write(`brandscape mcp: ${line}\n`)),
+    log: (line) => log(masked.redact(line)),
   };
 }

@@ -12,7 +12,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { createMcpHandler, hostHeaderValidationResponse, localhostAllowedHostnames, localhostAllowedOrigins, originValidationResponse } from '@modelcontextprotocol/server';
-import { UsageError, registerSecret } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { listenHttp } from '../listen-http.js';
 import { BodyTooLargeError, sendWebResponse, toWebRequest } from '../serve-fetch.js';
 import { toContext, type ToolkitMcpOptions } from './options.js';
@@ -63,11 +63,10 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<McpHtt
   if (token.length < MIN_TOKEN_LENGTH) {
     throw new UsageError(`The MCP server's token has ${token.length} characters; it needs at least ${MIN_TOKEN_LENGTH}.`, { hint: 'Make one with: openssl rand -hex 24' });
   }
-  // From now on the token is replaced by *** in any message, log line or file the toolkit writes.
-  registerSecret(token);
   const host = options.host ?? '127.0.0.1';
   if (!['127.0.0.1', '::1', 'localhost'].includes(host)) throw new UsageError(`The MCP server listens on a loopback interface only (127.0.0.1, ::1, localhost), not ${String(host)}.`);
-  const context = await toContext(options);
+  // The server's token is masked in every line it logs.
+  const context = await toContext(options, [token]);
   const handler = createMcpHandler(() => createToolkitServer(context), { onerror: (error) => context.log(`http: ${error.message}`) });
   const origins = [...localhostAllowedOrigins(), ...(options.allowedOrigins ?? [])];
   const hostnames = localhostAllowedHostnames();
