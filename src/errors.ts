@@ -1,27 +1,69 @@
 /**
  * One error family for the whole toolkit (DESIGN.md rule 2).
  *
- * Every error says what happened and what to do about it. Messages pass through `redact()`, so a
- * secret registered with `registerSecret()` (the client registers its token) never appears in a
- * message, a log line or a file, even when the service echoes it back.
+ * Every error says what happened and what to do about it. Messages pass through `redact()`:
+ * bearer credentials, token-like query parameters and credentials in URLs never appear in a
+ * message. A client's own token is known only to that client (`createSecrets`, held by it), which
+ * scrubs every error it lets out with it, so a token echoed back by the service is masked too.
  */
 
-const secrets = new Set<string>();
+/** Shorter values would mask ordinary words; real tokens are long. */
+const MIN_SECRET_LENGTH = 6;
 
-/** Marks a value as secret: from now on `redact()` replaces it wherever it appears. */
-export function registerSecret(value: string | undefined): void {
-  // Very short values would redact ordinary words; real tokens are long.
-  if (value !== undefined && value.length >= 6) secrets.add(value);
-}
-
-/** Replaces registered secrets, bearer credentials and token-like query parameters with `***`. */
-export function redact(text: string): string {
+/**
+ * The text with the given secrets, bearer credentials, token-like query parameters and URL
+ * credentials replaced by `***`. Pure: what counts as a secret is given, not remembered.
+ *
+ * @example
+ * redact('GET /brands?token=abc123 failed for sEcReT-42', ['sEcReT-42']) // 'GET /brands?token=*** failed for ***'
+ */
+export function redact(text: string, secrets: Iterable<string> = []): string {
   let out = text;
-  for (const secret of secrets) out = out.split(secret).join('***');
+  for (const secret of secrets) if (secret.length >= MIN_SECRET_LENGTH) out = out.split(secret).join('***');
   return out
     .replace(/(Bearer\s+)[^\s"',;]+/gi, '$1***')
     .replace(/([?&](?:access_token|token|api_key|apikey|key|secret)=)[^&#\s"]+/gi, '$1***')
     .replace(/(\/\/)[^/@\s:]+:[^/@\s]+@/g, '$1***@');
+}
+
+/** The secrets one client (or server) knows, and what it says with them masked. */
+export interface Secrets {
+  /** Adds a secret (a token, or each token a provider returns); short or absent values are ignored. */
+  add(value: string | undefined): void;
+  /** `redact(text)` with these secrets. */
+  redact(text: string): string;
+  /** The same error with these secrets masked in its message, hint and stack (other values pass). */
+  scrub<E>(error: E): E;
+}
+
+/**
+ * The secrets of one client: its token and those its token provider returned. Nothing is shared
+ * between clients or kept after the client is gone.
+ *
+ * @example
+ * const secrets = createSecrets(['sEcReT-42']);
+ * secrets.redact('echoed sEcReT-42') // 'echoed ***'
+ */
+export function createSecrets(initial: Iterable<string | undefined> = []): Secrets {
+  const known = new Set<string>();
+  const add = (value: string | undefined) => {
+    if (value !== undefined && value.length >= MIN_SECRET_LENGTH) known.add(value);
+  };
+  for (const value of initial) add(value);
+  const mask = (text: string) => redact(text, known);
+  return {
+    add,
+    redact: mask,
+    scrub<E>(error: E): E {
+      if (!(error instanceof Error) || known.size === 0) return error;
+      // Rewritten in place: the error keeps its class, fields and cause chain.
+      for (const key of ['message', 'stack', 'hint', 'serviceMessage', 'url'] as const) {
+        const value: unknown = Reflect.get(error, key);
+        if (typeof value === 'string' && value !== mask(value)) Object.defineProperty(error, key, { value: mask(value), writable: true, configurable: true });
+      }
+      return error;
+    },
+  };
 }
 
 /** A URL fit for a message: credentials and token parameters removed. */
@@ -257,7 +299,10 @@ export class DataError extends BrandscapeError {
   readonly available: readonly string[];
   constructor(message: string, missing: readonly string[], available: readonly string[], options: BrandscapeErrorOptions = {}) {
     const shown = available.length > 20 ? `${available.slice(0, 20).join(', ')}, ... (${available.length} in all)` : available.join(', ');
-    super('data', `${message} Missing: ${missing.join(', ')}. Available: ${shown || '(none)'}.`, options);
+    // With nothing named missing or available (a damaged file, a malformed filter), the message
+    // stands alone: "Missing: . Available: (none)." would only add noise.
+    const listed = missing.length === 0 && available.length === 0 ? '' : ` Missing: ${missing.join(', ')}. Available: ${shown || '(none)'}.`;
+    super('data', `${message}${listed}`, options);
     this.missing = missing;
     this.available = available;
   }

@@ -138,9 +138,15 @@ export type { TemplateEntry } from './report/load-template.js';
 export { loadReportData, loadStudyContext } from './report/load-report-data.js';
 export type { LoadReportDataOptions, MarketInfo, ReportData, ReportSource, SectionArchetypes, StudyContext, StudyStamp } from './report/load-report-data.js';
 export type { AboutItem, CellFormat, ColourScale, ReportAbout, ReportCell, ReportColumn, ReportSection, ReportSpec, ReportTable } from './report/report-spec.js';
-export { DEFAULT_OUTPUT_NAME, defineTemplate, fromParameterPairs, fromTemplateText, resolveTemplate } from './report/resolve-template.js';
+export { DEFAULT_OUTPUT_NAME, defineTemplate, fromParameterPairs, fromTemplateText, parameterAt, resolveTemplate } from './report/resolve-template.js';
 export type { ResolvedParameter, ResolvedTemplate, Template } from './report/resolve-template.js';
 export { checkOutputDir, outputName, runReport, stateFileOf } from './report/run-report.js';
+export { checkAgainstService } from './report/check-against-service.js';
+export type { CheckedTemplate } from './report/check-against-service.js';
+export { checkTemplateOffline } from './report/check-offline.js';
+export type { OfflineCheck } from './report/check-offline.js';
+export { TEMPLATE_LIMITS } from './report/template-limits.js';
+export { KNOWN_METRIC_GROUPS } from './catalogue/metric-keys.js';
 
 // Webhooks that refresh reports
 export { createReplayGuard, verifyWebhook, webhookEvent } from './webhooks/verify-webhook.js';
@@ -148,6 +154,13 @@ export type { VerifyWebhookOptions, WebhookEvent, WebhookVerdict } from './webho
 export { createWebhookReceiver } from './webhooks/webhook-receiver.js';
 export type { WebhookReceiver, WebhookReceiverOptions } from './webhooks/webhook-receiver.js';
 export { refreshReports, studyOfEvent, touches } from './webhooks/refresh-reports.js';
+// Audience export (§16): the receiver writes exports with `audiencesTo`; a notebook reads one back
+export { loadAudienceExport } from './webhooks/load-audience-export.js';
+export type { AudienceExportMeta, AudienceRespondentRow } from './webhooks/load-audience-export.js';
+export { checkAudiencesDir, fromAudienceExportEvent, writeAudienceExport } from './webhooks/audience-export-files.js';
+export type { AudienceExportVerdict, ReceivedAudienceExport, WrittenAudienceExport } from './webhooks/audience-export-files.js';
+export { AUDIENCE_EXPORT_EVENT, AUDIENCE_EXPORT_FORMATS } from './schemas/audience-export.js';
+export type { AudienceDefinition, AudienceExportFormat, ExportedAudience } from './schemas/audience-export.js';
 export type { RefreshOutcome, ReportTarget, StudyOfEvent } from './webhooks/refresh-reports.js';
 export type { RunReportOptions, RunReportResult } from './report/run-report.js';
 export { TemplateError } from './report/template-error.js';

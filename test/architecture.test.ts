@@ -7,6 +7,8 @@
  *   schemas, catalogue <- emulator   (never the client)
  *   frames <- charts <- report
  *   client, charts, emulator <- notebook <- index.ts   (connect() starts an emulator lazily)
+ *   client, frames, charts, report <- mcp <- cli        (brandscape-kit/mcp: never the emulator)
+ *   emulator/mcp/ (the service's MCP servers) stays within the emulator's imports
  *
  * No file imports itself through others; the CLI imports only the public entry points (the files
  * package.json exports).
@@ -40,6 +42,8 @@ const RULES: LayerRules = {
     'package-root.ts': [],
     'version.ts': ['package-root.ts'],
     'listen-http.ts': [],
+    // Node's HTTP server in front of a web-standard fetch handler (the MCP SDK's): emulator and mcp.
+    'serve-fetch.ts': [],
     schemas: ['errors.ts'],
     catalogue: ['schemas'],
     loader: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'catalogue'],
@@ -47,14 +51,18 @@ const RULES: LayerRules = {
     frames: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'schemas', 'catalogue', 'loader', 'client'],
     charts: ['errors.ts', 'schemas', 'frames'],
     report: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts'],
-    emulator: ['errors.ts', 'link-signals.ts', 'listen-http.ts', 'schemas', 'catalogue'],
-    webhooks: ['errors.ts', 'listen-http.ts', 'schemas', 'catalogue', 'client', 'report'],
+    // The emulator's MCP servers (emulator/mcp/) stay inside these too: never the client.
+    emulator: ['errors.ts', 'link-signals.ts', 'listen-http.ts', 'serve-fetch.ts', 'version.ts', 'schemas', 'catalogue'],
+    // Audience exports are written and read back as tables (frames) through report's Parquet and atomic files.
+    webhooks: ['errors.ts', 'listen-http.ts', 'schemas', 'catalogue', 'client', 'frames', 'report'],
     // connect() starts the embedded emulator (loaded with import(), only when no service is set).
     notebook: ['errors.ts', 'loader', 'client', 'charts', 'emulator'],
     // brandscape-kit/danfo: the only room whose types name danfojs-node (an optional peer).
     danfo: ['errors.ts', 'frames'],
     'index.ts': ['errors.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts', 'report', 'notebook', 'webhooks'],
-    cli: ['index.ts', 'emulator', 'version.ts'],
+    // brandscape mcp: a thin adapter over the use cases (compare, reports, the client's fetchers).
+    mcp: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'listen-http.ts', 'serve-fetch.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts', 'report'],
+    cli: ['index.ts', 'emulator', 'mcp', 'version.ts'],
   },
   onlyFiles: { cli: ENTRY_POINTS },
 };
@@ -85,6 +93,12 @@ describe('the import graph of src/', () => {
     const intoClient = [...graph].filter(([file, targets]) => /^(loader|emulator)\//.test(file) && targets.some((t) => t.startsWith('client/')));
     expect(intoClient.map(([file]) => file)).toEqual([]);
   });
+
+  it("keeps the toolkit's MCP server (mcp/) on the client side: it never imports the emulator; the CLI opens the service", () => {
+    const intoEmulator = [...graph].filter(([file, targets]) => file.startsWith('mcp/') && targets.some((t) => t.startsWith('emulator/')));
+    expect(intoEmulator.map(([file]) => file)).toEqual([]);
+    expect([...graph.keys()].filter((f) => f.startsWith('emulator/mcp/')).length).toBeGreaterThan(3);
+  });
 });
 
 describe('the checks themselves', () => {
@@ -112,7 +126,7 @@ describe('the checks themselves', () => {
     });
     expect(checkLayers(graph, { ...RULES, onlyFiles: { cli: ['index.ts', 'emulator/index.ts'] } })).toEqual([
       'loader/load-all.ts imports client/transport.ts: loader may import only errors.ts, link-signals.ts, option-checks.ts, catalogue',
-      'emulator/http/handler.ts imports client/query.ts: emulator may import only errors.ts, link-signals.ts, listen-http.ts, schemas, catalogue',
+      'emulator/http/handler.ts imports client/query.ts: emulator may import only errors.ts, link-signals.ts, listen-http.ts, serve-fetch.ts, version.ts, schemas, catalogue',
       'cli/commands/fetch.ts imports client/create-client.ts: cli may import only index.ts, emulator/index.ts',
       'cli/commands/fetch.ts imports zod: cli may import only index.ts, emulator/index.ts',
       'cli/main.ts imports emulator/http/auth.ts: cli may import only index.ts, emulator/index.ts',

@@ -14,3 +14,19 @@ export const BEST_COUNTRIES_DATA = {
   /** The first year the Swagger file allows. */
   firstYear: 2022,
 } as const;
+
+/**
+ * Best Countries raw respondent data (§13.3, in the collections only):
+ * `GET /best-countries/countries/raw/{year}`. The service documents no response; the collection
+ * suggests `sort=country.name`, so a record names the country it is about in a `country` object.
+ * The emulator's choice: a list paged like every list (`page`, `per_page`, the list envelope), one
+ * record per respondent and country rated, filtered by the plain parameters of the calculated data.
+ * The client checks the envelope and leaves the records' values `unknown`.
+ */
+export const BEST_COUNTRIES_RAW = {
+  path: (year: number) => `best-countries/countries/raw/${year}`,
+  scope: 'Best Countries: Read',
+  params: { country_codes: 'codes', countries: 'ids', sort: 'sort', page: 'int', per_page: 'int' },
+  /** Sort keys inside the rated country's object, besides the record's own scalar fields. */
+  nestedSortKeys: ['country.id', 'country.name', 'country.code'],
+} as const;

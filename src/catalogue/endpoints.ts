@@ -681,20 +681,21 @@ export type SearchableResource = {
   [R in ResourceName]: Resources[R]['search'] extends false ? never : R;
 }[ResourceName];
 
-/**
- * Brandscape data must be narrowed by one of these chains, read left to right; any leading part of
- * a chain qualifies (§12.6). The emulator and the client share this rule, so the client can refuse
- * a query before sending it.
- */
-export const BRANDSCAPE_CHAINS: readonly (readonly BrandscapeDimension[])[] = [
-  ['study', 'audience', 'brand', 'category'],
-  ['country', 'year', 'audience'],
-  ['brand', 'audience', 'country', 'year'],
-];
-
 export type BrandscapeDimension = 'study' | 'audience' | 'brand' | 'category' | 'country' | 'year';
 
-/** Which helper filters stand for which dimension of the chains. */
+/**
+ * The filter combinations that qualify a brandscape query (§12.6), written once: the client
+ * refuses a query before sending it, the emulator answers 400, and both say the same from this
+ * table. A combination qualifies when every `requires` dimension is filtered; `refines` lists the
+ * dimensions that may narrow it further.
+ */
+export const BRANDSCAPE_CHAINS: readonly { readonly requires: readonly BrandscapeDimension[]; readonly refines: readonly BrandscapeDimension[] }[] = [
+  { requires: ['study'], refines: ['audience', 'brand', 'category'] },
+  { requires: ['country', 'year'], refines: ['audience'] },
+  { requires: ['brand'], refines: ['audience', 'country', 'year'] },
+];
+
+/** Which helper filters stand for which dimension of the chains (the first is the one messages name). */
 export const BRANDSCAPE_DIMENSION_FILTERS: Readonly<Record<BrandscapeDimension, readonly string[]>> = {
   study: ['studies'],
   audience: ['audiences'],
@@ -705,25 +706,30 @@ export const BRANDSCAPE_DIMENSION_FILTERS: Readonly<Record<BrandscapeDimension, 
 };
 
 /**
- * Whether a set of brandscape helper filters qualifies. A qualifying query starts one of the
- * chains: a study filter, a brand filter, or a country filter together with a year filter
- * (what the service and the official SDK accept). Later links of a chain are optional refinements.
+ * Whether a set of brandscape helper filters qualifies: some chain has every dimension it
+ * requires filtered (a study, a brand, or a country together with a year).
+ *
+ * @example
+ * isQualifyingBrandscapeFilter(['country_code', 'year_number', 'audiences']) // true
+ * isQualifyingBrandscapeFilter(['country_code', 'audiences'])                 // false: no year
  */
 export function isQualifyingBrandscapeFilter(filterNames: Iterable<string>): boolean {
-  const present = new Set<BrandscapeDimension>();
   const names = new Set(filterNames);
-  for (const [dimension, filters] of Object.entries(BRANDSCAPE_DIMENSION_FILTERS)) {
-    if (filters.some((f) => names.has(f))) present.add(dimension as BrandscapeDimension);
-  }
-  if (present.has('study') || present.has('brand')) return true;
-  return present.has('country') && present.has('year');
+  const filtered = (dimension: BrandscapeDimension) => BRANDSCAPE_DIMENSION_FILTERS[dimension].some((f) => names.has(f));
+  return BRANDSCAPE_CHAINS.some((chain) => chain.requires.every(filtered));
 }
 
-/** A human-readable list of the accepted combinations, for error messages. */
-export const BRANDSCAPE_COMBINATIONS_TEXT =
-  'filter[studies] (optionally with audiences, brands, categories); ' +
-  'filter[countries] or filter[country_code] together with filter[years] or filter[year_number] (optionally with audiences); ' +
-  'filter[brands] or filter[brand_name] (optionally with audiences, countries, years)';
+/**
+ * The accepted combinations in words, for error messages, from the same table.
+ *
+ * @example
+ * BRANDSCAPE_COMBINATIONS_TEXT // 'filter[studies] (optionally with audiences, brands, categories); filter[countries] or filter[country_code] together with ...'
+ */
+export const BRANDSCAPE_COMBINATIONS_TEXT = BRANDSCAPE_CHAINS.map((chain) => {
+  const required = chain.requires.map((d) => BRANDSCAPE_DIMENSION_FILTERS[d].map((f) => `filter[${f}]`).join(' or ')).join(' together with ');
+  const refinements = chain.refines.map((d) => BRANDSCAPE_DIMENSION_FILTERS[d][0]).join(', ');
+  return `${required} (optionally with ${refinements})`;
+}).join('; ');
 
 /** The archetypes tool (§14): not paginated, parameters are top-level, not `filter[...]`. */
 export const ARCHETYPES_TOOL = {

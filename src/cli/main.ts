@@ -6,13 +6,13 @@
  * this file, and `fetch` never loads the emulator unless it has to start one. Adding a command is
  * one entry in `commands`.
  */
-import { EXIT, type CliIo } from './io.js';
+import { EXIT, toTerminalSink, type CliIo, type CommandIo } from './io.js';
 import { toolkitVersion } from '../version.js';
 
 /** What a command module provides. */
 export interface Command {
   help: string;
-  run(argv: readonly string[], io: CliIo): Promise<number>;
+  run(argv: readonly string[], io: CommandIo): Promise<number>;
 }
 
 /** A command as the registry knows it: a one-line summary and a way to load it. */
@@ -49,6 +49,10 @@ const commands: Record<string, CommandEntry> = {
   webhooks: {
     summary: 'Receive the service\'s webhooks and rebuild the reports their data changes',
     load: () => import('./commands/webhooks.js').then((m) => ({ help: m.webhooksHelp, run: m.runWebhooks })),
+  },
+  mcp: {
+    summary: "Serve the toolkit's analyses to AI assistants (MCP, stdio or HTTP)",
+    load: () => import('./commands/mcp.js').then((m) => ({ help: m.mcpHelp, run: m.runMcp })),
   },
   health: {
     summary: 'Check whether the service is up',
@@ -89,7 +93,10 @@ incomplete load), 4 permission problem (health).
 `;
 }
 
-export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+export async function run(argv: readonly string[], given: CliIo): Promise<number> {
+  // Everything any command prints goes through these: text from templates, argv and the service
+  // reaches the terminal without the control sequences it may hold.
+  const io: CommandIo = { ...given, stdout: toTerminalSink(given.stdout), stderr: toTerminalSink(given.stderr) };
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(mainHelp());

@@ -1,5 +1,5 @@
 /** A one-line progress bar on stderr, drawn only when stderr is a terminal. */
-import type { CliIo } from './io.js';
+import { CARRIAGE_RETURN, CLEAR_LINE_END, type CommandIo } from './io.js';
 
 export interface ProgressState {
   pagesDone: number;
@@ -12,7 +12,7 @@ export interface ProgressState {
 
 const seconds = (ms: number) => (ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`);
 
-export function createProgressBar(io: CliIo, label: string) {
+export function createProgressBar(io: CommandIo, label: string) {
   const tty = io.stderr.isTTY === true;
   let last = 0;
   let drawn = false;
@@ -30,7 +30,7 @@ export function createProgressBar(io: CliIo, label: string) {
         state.rateLimitWaits > 0 ? `${state.rateLimitWaits} rate-limit waits` : '',
         state.etaMs !== undefined && state.pagesDone < state.pagesTotal ? `ETA ${seconds(state.etaMs)}` : '',
       ].filter((s) => s !== '');
-      io.stderr.write(`\r${label} [${bar}] ${state.pagesDone}/${state.pagesTotal} pages, ${countText(state.records)} records${extra.length ? `, ${extra.join(', ')}` : ''}\u001b[K`);
+      io.stderr.write([CARRIAGE_RETURN, `${label} [${bar}] ${state.pagesDone}/${state.pagesTotal} pages, ${countText(state.records)} records${extra.length ? `, ${extra.join(', ')}` : ''}`, CLEAR_LINE_END]);
       drawn = true;
     },
     done() {

@@ -11,9 +11,10 @@ import {
   ResponseShapeError,
   TimeoutError,
   UsageError,
+  loadDotEnv,
   redact,
 } from '../client/index.js';
-import { EXIT, STDOUT_CLOSED, type CliIo } from './io.js';
+import { EXIT, STDOUT_CLOSED, type CommandIo } from './io.js';
 
 /**
  * The exit code of an error.
@@ -41,13 +42,28 @@ export function exitCodeOf(error: unknown): number {
  * @example
  * process.exitCode = reportError('fetch', error, io);
  */
-export function reportError(command: string, error: unknown, io: CliIo): number {
+export function reportError(command: string, error: unknown, io: CommandIo): number {
   // The reader of stdout went away (`| head`): nothing failed, and nothing is said.
   if (io.signal.aborted && io.signal.reason === STDOUT_CLOSED) return EXIT.ok;
   const message = error instanceof Error ? error.message : String(error);
-  io.stderr.write(`brandscape ${command}: ${redact(message)}\n`);
+  const secrets = tokensOf(io);
+  io.stderr.write(`brandscape ${command}: ${redact(message, secrets)}\n`);
   if (!(error instanceof BrandscapeError) && error instanceof Error && error.stack && io.env['BRANDSCAPE_DEBUG']) {
-    io.stderr.write(`${redact(error.stack)}\n`);
+    io.stderr.write(`${redact(error.stack, secrets)}\n`);
   }
   return exitCodeOf(error);
+}
+
+/**
+ * The tokens this run may have used: the environment's and the `.env` file's. A client masks its
+ * own token in what it throws; this catches an error raised outside one (a bad option naming it).
+ */
+function tokensOf(io: CommandIo): string[] {
+  const tokens = [io.env['BRANDSCAPE_TOKEN']];
+  try {
+    tokens.push(loadDotEnv(io.env, io.cwd)['BRANDSCAPE_TOKEN']);
+  } catch {
+    // A .env that cannot be read is an error of its own, reported as it happens.
+  }
+  return tokens.flatMap((t) => (t?.trim() ? [t, t.trim()] : []));
 }

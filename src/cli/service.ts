@@ -11,7 +11,7 @@
  */
 import { TIMEOUT_RANGE_MS, UsageError, createClient, loadDotEnv, type BrandscapeClient, type ClientOptions, type TransportEvent } from '../client/index.js';
 import type { OptionSpec, ParsedArgv } from './args.js';
-import type { CliIo } from './io.js';
+import { CARRIAGE_RETURN, CLEAR_LINE_END, type CommandIo } from './io.js';
 
 export interface Service {
   client: BrandscapeClient;
@@ -42,7 +42,7 @@ export function maskToken(token: string): string {
 }
 
 /** The time limit in ms from `--timeout` or `BRANDSCAPE_TIMEOUT` (seconds), checked. */
-function timeoutOf(io: CliIo, flag: string | undefined): number | undefined {
+function timeoutOf(io: CommandIo, flag: string | undefined): number | undefined {
   const [text, source] = flag !== undefined ? [flag, '--timeout'] : [io.env['BRANDSCAPE_TIMEOUT'], 'BRANDSCAPE_TIMEOUT'];
   if (text === undefined || text.trim() === '') return undefined;
   const value = Number(text);
@@ -77,7 +77,7 @@ function eventLine(event: TransportEvent, verbose: boolean): string | undefined 
  * const service = await openService(io, values); // values from fromArgv with SERVICE_OPTIONS
  */
 export async function openService(
-  io: CliIo,
+  io: CommandIo,
   flags: ParsedArgv<typeof SERVICE_OPTIONS>['values'] = {},
   options: Omit<ClientOptions, 'baseUrl' | 'token' | 'env' | 'timeoutMs' | 'onEvent'> = {},
 ): Promise<Service> {
@@ -85,7 +85,7 @@ export async function openService(
   io = { ...io, env: loadDotEnv(io.env, io.cwd) };
   const verbose = flags.verbose === true;
   const timeoutMs = timeoutOf(io, flags.timeout);
-  const say = (line: string) => io.stderr.write(`${io.stderr.isTTY ? '\r\u001b[K' : ''}brandscape: ${line}\n`);
+  const say = (line: string) => io.stderr.write([...(io.stderr.isTTY ? [CARRIAGE_RETURN, CLEAR_LINE_END] : []), `brandscape: ${line}\n`]);
   const clientOptions: ClientOptions = {
     ...options,
     env: io.env,

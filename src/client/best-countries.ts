@@ -1,6 +1,6 @@
 /**
  * Best Countries calculated country data (§13.2): one flat record per country, its plain-parameter
- * filters checked before the request. Not paginated.
+ * filters checked before the request. Not paginated. Also the raw respondent data, which is.
  */
 import * as z from 'zod';
 import { BEST_COUNTRIES_DATA } from '../catalogue/best-countries.js';
@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { bestCountriesDatapoint, type BestCountriesDataType, type BestCountriesDatapoint, type BestCountriesScoreType } from '../schemas/best-countries.js';
 import { toShapeError } from './parse.js';
 import type { Transport } from './transport.js';
+import type { BestCountriesRawQuery, UndocumentedList } from './undocumented-types.js';
 
 export interface BestCountriesQuery {
   /** Calendar year, e.g. 2024. */
@@ -29,12 +30,21 @@ export interface BestCountriesFetcher {
    * ranks[0]?.overall; // 1 = best
    */
   countries(query: BestCountriesQuery, options?: { signal?: AbortSignal }): Promise<BestCountriesDatapoint[]>;
+  /**
+   * Raw respondent data of a year (`/best-countries/countries/raw/{year}`, §13.3), paged like any
+   * list. The service documents no schema: records are objects with `unknown` values.
+   *
+   * @example
+   * const rows = await client.bestCountries.raw.all({ year: 2024, countryCodes: ['US'], sort: 'country.name' });
+   */
+  readonly raw: UndocumentedList<BestCountriesRawQuery>;
 }
 
 const answerSchema = z.object({ data: z.array(bestCountriesDatapoint) });
 const listOf = <T>(v: T | readonly T[] | undefined): T[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? [...(v as readonly T[])] : [v as T]);
 
-export function createBestCountriesFetcher(transport: Transport): BestCountriesFetcher {
+/** The calculated data; `raw` is added by the client (its fetcher is a list's, built with the loader's). */
+export function createBestCountriesFetcher(transport: Transport): Omit<BestCountriesFetcher, 'raw'> {
   return {
     async countries(query, options) {
       // The Swagger file's minimum (2022) is not enforced: the service answers for the years it has.

@@ -10,6 +10,7 @@ import type { HealthResult } from './health.js';
 import type { MetricColumnIndex, MetricGroupWithMetrics } from './metric-columns.js';
 import type { BrandscapeItem, BrandscapeParams, Item, ItemParams, ListParams, ListResource, SubResource } from './params.js';
 import type { BestCountriesFetcher } from './best-countries.js';
+import type { CountryIndicatorsFetcher } from './undocumented-types.js';
 import type { ToolMethods } from './tools.js';
 import type { AutoLoginResult, AutoLoginUser } from './embed.js';
 import type { QueryInput } from './query.js';
@@ -116,6 +117,11 @@ export interface MetricCatalogueRecords {
 export interface BrandscapeClient {
   readonly baseUrl: string;
   readonly version: ApiVersion;
+  /**
+   * Requests a full load keeps in flight (the `concurrency` option, default 8). Work that fans out
+   * into many single requests (brand names resolved by search) keeps to it too.
+   */
+  readonly concurrency: number;
   readonly audiences: ResourceFetcher<'audiences'>;
   readonly audienceGroups: ResourceFetcher<'audience-groups'>;
   readonly brands: ResourceFetcher<'brands'>;
@@ -125,7 +131,13 @@ export interface BrandscapeClient {
   readonly cities: ResourceFetcher<'cities'>;
   readonly collections: ResourceFetcher<'collections'>;
   readonly companies: ResourceFetcher<'companies'>;
-  readonly countries: ResourceFetcher<'countries'>;
+  readonly countries: ResourceFetcher<'countries'> & {
+    /**
+     * A country's indicators (`/countries/{id}/indicators`, and `.get(yearId)` for one year). The
+     * service documents no schema: records are objects with `unknown` values.
+     */
+    indicators(countryId: number): CountryIndicatorsFetcher;
+  };
   readonly gicsSectors: ResourceFetcher<'gics-sectors'>;
   readonly regions: ResourceFetcher<'regions'>;
   readonly sectors: ResourceFetcher<'sectors'>;

@@ -6,7 +6,7 @@
  * and archetypes fetchers.
  */
 import { RESOURCES, RESOURCE_NAMES, type ResourceName } from '../catalogue/endpoints.js';
-import { UsageError } from '../errors.js';
+import { UsageError, createSecrets } from '../errors.js';
 import { createDiskCache } from '../loader/cache.js';
 import { createArchetypesTool } from './archetypes.js';
 import type { BrandscapeClient, DynamicFetcher, ResourceFetcher, ResourcePath } from './brandscape-client.js';
@@ -20,6 +20,7 @@ import { createPageFunctions } from './page-functions.js';
 import type { ListResource, SubResource } from './params.js';
 import { createBestCountriesFetcher } from './best-countries.js';
 import { createToolMethods } from './tools.js';
+import { createBestCountriesRaw, createCountryIndicators } from './undocumented-lists.js';
 import { autoLogin } from './embed.js';
 import { createRateGovernor } from './rate-governor.js';
 import { createRecordSchemas, createResourceFetcher, type ResourceFetcherContext } from './resource-fetcher.js';
@@ -48,11 +49,14 @@ const isListResource = (name: ResourceName): name is ListResource => name !== 'b
 export function createClient(options: ClientOptions = {}): BrandscapeClient {
   const settings = fromClientOptions(options);
   const { baseUrl, version, token, now, sleep } = settings;
-  const notify = createNotifier(options.onListenerError);
+  // This client's secrets: every error, event, log line and cache file of it is scrubbed of them.
+  const secrets = createSecrets(typeof token === 'string' ? [token] : []);
+  const notify = createNotifier(options.onListenerError, secrets);
   const transport = createTransport({
     baseUrl,
     version,
     ...(token === undefined ? {} : { token }),
+    secrets,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.slowAfterMs === undefined ? {} : { slowAfterMs: options.slowAfterMs }),
     ...(options.retry === undefined ? {} : { retry: options.retry }),
@@ -76,7 +80,7 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     baseUrl,
     version,
     token,
-    cache: options.cache ? createDiskCache({ ...options.cache, now }) : undefined,
+    cache: options.cache ? createDiskCache({ ...options.cache, now, redact: secrets.redact }) : undefined,
     onEvent: options.onEvent,
     notify,
   });
@@ -123,6 +127,7 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
   return {
     baseUrl,
     version,
+    concurrency: settings.concurrency,
     audiences: fetcher('audiences', 'audiences'),
     audienceGroups: fetcher('audience-groups', 'audience-groups'),
     brands: fetcher('brands', 'brands'),
@@ -132,7 +137,7 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     cities: fetcher('cities', 'cities'),
     collections: fetcher('collections', 'collections'),
     companies: fetcher('companies', 'companies'),
-    countries: fetcher('countries', 'countries'),
+    countries: Object.assign(fetcher('countries', 'countries'), { indicators: createCountryIndicators(context) }),
     gicsSectors: fetcher('gics-sectors', 'gics-sectors'),
     regions: fetcher('regions', 'regions'),
     sectors: fetcher('sectors', 'sectors'),
@@ -146,7 +151,7 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     bestCountriesMetrics: fetcher('best-countries-metrics', 'best-countries-metrics'),
     bestCountriesMetricGroups: fetcher('best-countries-metric-groups', 'best-countries-metric-groups'),
     bestCountriesFactors: fetcher('best-countries-factors', 'best-countries-factors'),
-    bestCountries: createBestCountriesFetcher(transport),
+    bestCountries: { ...createBestCountriesFetcher(transport), raw: createBestCountriesRaw(context) },
     turboPitch: createToolMethods(transport, version),
     brandscape: createBrandscapeFetcher({ pageFunction, transport, list, metricCatalogue }),
     // One function behind the two signatures: `{ missing: 'note' }` is the only one answered with an ArchetypeAnswer.
@@ -154,10 +159,12 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
     metricCatalogue,
     autoLogin: async (user, requestOptions) => {
       const key = typeof token === 'function' ? await token() : token;
+      secrets.add(key);
       if (key === undefined) throw new UsageError('autoLogin needs a token with the auto-login permission (BRANDSCAPE_TOKEN or the token option).');
       return autoLogin(user, {
         baseUrl,
         token: key,
+        secrets,
         now,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(requestOptions?.signal ? { signal: requestOptions.signal } : {}),
@@ -167,6 +174,7 @@ export function createClient(options: ClientOptions = {}): BrandscapeClient {
       checkHealth({
         baseUrl,
         ...(token === undefined ? {} : { token }),
+        secrets,
         fetch: options.fetch ?? fetch,
         now,
         ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),

@@ -3,7 +3,7 @@
  * next 00:00 UTC, §4.5); `embedUrl` builds the iframe's address with the tool's parameters in the
  * indexed array form the service requires (`brands[0]=1&brands[1]=2`) and the UI options.
  */
-import { NetworkError, ResponseShapeError, UsageError, fromHttpStatus, redact } from '../errors.js';
+import { NetworkError, ResponseShapeError, UsageError, createSecrets, fromHttpStatus, type Secrets } from '../errors.js';
 
 /** The web application's address (embed pages live under `/embed/`). */
 export const FOUNT_APP_URL = 'https://fount.wppbav.com';
@@ -71,6 +71,8 @@ export interface AutoLoginOptions {
   fetch?: typeof fetch;
   now?: () => number;
   signal?: AbortSignal;
+  /** The client's secrets, masked in every error (default: the key alone). */
+  secrets?: Secrets;
 }
 
 /**
@@ -80,6 +82,17 @@ export interface AutoLoginOptions {
  * const { accessToken, expiresAt } = await autoLogin({ email: 'ana@example.org', firstName: 'Ana', lastName: 'Silva' }, { baseUrl, token });
  */
 export async function autoLogin(user: AutoLoginUser, options: AutoLoginOptions): Promise<AutoLoginResult> {
+  const secrets = options.secrets ?? createSecrets();
+  secrets.add(options.token);
+  try {
+    return await signIn(user, options);
+  } catch (error) {
+    // The service may echo the key (or the user's new token) in what it says: neither leaves here.
+    throw secrets.scrub(error);
+  }
+}
+
+async function signIn(user: AutoLoginUser, options: AutoLoginOptions): Promise<AutoLoginResult> {
   const email = user.email?.trim() ?? '';
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`autoLogin needs the user's email address, got '${email}'.`);
   if (!user.firstName?.trim() || !user.lastName?.trim()) throw new UsageError('autoLogin needs the user\'s first and last name.');
@@ -94,7 +107,7 @@ export async function autoLogin(user: AutoLoginUser, options: AutoLoginOptions):
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
-    throw new NetworkError(request, redact(error instanceof Error ? error.message : String(error)));
+    throw new NetworkError(request, error instanceof Error ? error.message : String(error));
   }
   const text = await res.text();
   let body: unknown;

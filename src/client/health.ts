@@ -3,7 +3,7 @@
  * refused (a permission problem, not an outage); anything else, or no answer within a second,
  * means down. Never retried: a health check reports the state now.
  */
-import { redact, registerSecret } from '../errors.js';
+import { createSecrets, type Secrets } from '../errors.js';
 
 export type HealthStatus = 'up' | 'down' | 'permission';
 
@@ -26,9 +26,12 @@ export interface HealthOptions {
   userAgent?: string;
   fetch: typeof fetch;
   now: () => number;
+  /** The client's secrets, masked in the result's message (default: the token alone). */
+  secrets?: Secrets;
 }
 
 export async function checkHealth(options: HealthOptions): Promise<HealthResult> {
+  const secrets = options.secrets ?? createSecrets();
   const started = options.now();
   const url = `${options.baseUrl}/health`;
   const timeoutMs = options.timeoutMs ?? 1000;
@@ -36,13 +39,13 @@ export async function checkHealth(options: HealthOptions): Promise<HealthResult>
     status,
     httpStatus,
     latencyMs: options.now() - started,
-    message: redact(message),
+    message: secrets.redact(message),
     serviceTime,
     checkedAt: new Date(started).toISOString(),
   });
   try {
     const token = typeof options.token === 'function' ? await options.token() : options.token;
-    registerSecret(token);
+    secrets.add(token);
     const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': options.userAgent ?? 'brandscape-kit' };
     if (token) headers['Authorization'] = `Bearer ${token}`;
     const res = await options.fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });

@@ -33,6 +33,7 @@ export type {
 } from './brandscape-client.js';
 export type { HealthResult, HealthStatus } from './health.js';
 export type { BestCountriesFetcher, BestCountriesQuery } from './best-countries.js';
+export type { BestCountriesRawQuery, CountryIndicatorsFetcher, PagingQuery, UndocumentedList, UndocumentedRecord } from './undocumented-types.js';
 export type { BrandsInStudies, CompetitiveSet, Ids, ToolMethods } from './tools.js';
 export { FOUNT_APP_URL, autoLogin, embedUrl } from './embed.js';
 export type { AutoLoginOptions, AutoLoginResult, AutoLoginUser, EmbedParamValue, EmbedUrlOptions } from './embed.js';
@@ -59,7 +60,8 @@ export type { IncludeSpec, ResourceName, SearchableResource } from '../catalogue
 export { PAGE_LIMITS } from '../catalogue/page-limits.js';
 export { TOOLS, TOOL_SLUGS } from '../catalogue/tools.js';
 export type { ToolSlug, ToolSpec } from '../catalogue/tools.js';
-export { BEST_COUNTRIES_DATA } from '../catalogue/best-countries.js';
+export { BEST_COUNTRIES_DATA, BEST_COUNTRIES_RAW } from '../catalogue/best-countries.js';
+export { COUNTRY_INDICATORS } from '../catalogue/country-indicators.js';
 export type { ApiVersion } from '../catalogue/page-limits.js';
 
 // Loader (the page iterator and loadAll work on any FetchPage; the client's fetchers use them)

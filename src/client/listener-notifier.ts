@@ -4,19 +4,20 @@
  * `onListenerError` (by default one line on stderr, so the bug is seen); later ones are ignored,
  * so a listener that throws on every event does not flood the output.
  */
-import { redact } from '../errors.js';
+import type { Secrets } from '../errors.js';
 import type { TransportEvent } from './transport-event.js';
 
 /** Calls `listener` (if any) with `event`, keeping whatever it throws away from the caller. */
 export type Notify = (listener: ((event: TransportEvent) => void) | undefined, event: TransportEvent) => void;
 
 /** The first listener error of a client, on stderr; the rest are ignored. */
-function reportFirstListenerError(): (error: unknown, event: TransportEvent) => void {
+function reportFirstListenerError(secrets: Secrets | undefined): (error: unknown, event: TransportEvent) => void {
   let reported = false;
   return (error, event) => {
     if (reported) return;
     reported = true;
-    const said = redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const said = secrets ? secrets.redact(text) : text;
     process.stderr.write(`brandscape-kit: an event listener (onEvent/onProgress) threw on a '${event.type}' event and was ignored: ${said}. Later listener errors are not reported.\n`);
   };
 }
@@ -28,8 +29,8 @@ function reportFirstListenerError(): (error: unknown, event: TransportEvent) => 
  * const notify = createNotifier((error, event) => log.warn(`listener failed on ${event.type}`));
  * notify(options.onEvent, { type: 'cache-hit', method: 'GET', url });
  */
-export function createNotifier(onListenerError: ((error: unknown, event: TransportEvent) => void) | undefined): Notify {
-  const report = onListenerError ?? reportFirstListenerError();
+export function createNotifier(onListenerError: ((error: unknown, event: TransportEvent) => void) | undefined, secrets?: Secrets): Notify {
+  const report = onListenerError ?? reportFirstListenerError(secrets);
   return (listener, event) => {
     if (!listener) return;
     try {

@@ -23,10 +23,10 @@ import {
   ResponseShapeError,
   TimeoutError,
   fromHttpStatus,
+  createSecrets,
   redact,
-  redactUrl,
-  registerSecret,
   type RequestInfo,
+  type Secrets,
 } from '../errors.js';
 import type { ApiVersion } from '../catalogue/page-limits.js';
 import { linkSignals } from '../link-signals.js';
@@ -47,6 +47,8 @@ export interface TransportOptions {
   version: ApiVersion;
   /** A token, or an async provider called before every attempt (it should cache and refresh). */
   token?: TokenSource;
+  /** The client's secrets, which every error and event of the transport is scrubbed of (default: its own). */
+  secrets?: Secrets;
   /** Time limit of one attempt, headers and body, in ms (default 30,000). */
   timeoutMs?: number;
   /** After how long without an answer a `slow` event says so (default 5,000 ms). */
@@ -162,7 +164,9 @@ export function createTransport(options: TransportOptions): Transport {
   const random = options.random ?? Math.random;
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const notify = options.notify ?? createNotifier(options.onListenerError);
-  if (typeof options.token === 'string') registerSecret(options.token);
+  // The client's own secrets: its token, and each token its provider returns.
+  const secrets = options.secrets ?? createSecrets();
+  if (typeof options.token === 'string') secrets.add(options.token);
 
   async function tokenNow(): Promise<string | undefined> {
     if (typeof options.token !== 'function') return options.token;
@@ -175,7 +179,7 @@ export function createTransport(options: TransportOptions): Transport {
         cause: error,
       });
     }
-    registerSecret(token);
+    secrets.add(token);
     return token;
   }
 
@@ -293,11 +297,9 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
-  return {
-    urlOf: (path, params) => redactUrl(urlOf(path, params)),
-    async get<T>(path: string, params: URLSearchParams, requestOptions: TransportRequestOptions<T> = {}): Promise<TransportResponse<T>> {
+  async function get<T>(path: string, params: URLSearchParams, requestOptions: TransportRequestOptions<T>): Promise<TransportResponse<T>> {
       const url = urlOf(path, params);
-      const shown = redactUrl(url);
+      const shown = secrets.redact(url);
       const { signal } = requestOptions;
       const call: Call<T> = {
         url,
@@ -337,7 +339,7 @@ export function createTransport(options: TransportOptions): Transport {
           reason: decision.reason,
           ...(result.outcome.kind === 'status' ? { status: result.outcome.status } : {}),
           delayMs: decision.delayMs,
-          message: result.error.message,
+          message: secrets.redact(result.error.message),
         });
         try {
           if (signal?.aborted) throw call.cancelled();
@@ -347,6 +349,17 @@ export function createTransport(options: TransportOptions): Transport {
           throw error;
         }
         if (signal?.aborted) throw call.cancelled();
+      }
+  }
+
+  return {
+    urlOf: (path, params) => secrets.redact(urlOf(path, params)),
+    async get<T>(path: string, params: URLSearchParams, requestOptions: TransportRequestOptions<T> = {}): Promise<TransportResponse<T>> {
+      try {
+        return await get(path, params, requestOptions);
+      } catch (error) {
+        // Every error leaves the client with its secrets masked, whatever the service echoed.
+        throw secrets.scrub(error);
       }
     },
   };

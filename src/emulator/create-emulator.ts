@@ -13,7 +13,11 @@ import { createIndexes, handle, type HandlerState, type RecordedRequest } from '
 import { BufferPool } from './http/json-bytes.js';
 import type { LabelStyle } from './http/paging.js';
 import { createRateLimiter } from './http/rate-limit.js';
+import type { McpRoutes } from './mcp/serve-mcp.js';
 import { createWebhookSender, type SubscriptionState, type WebhookSubscription } from './webhooks.js';
+import { buildAudienceExport, checkExportAccess, type AudienceExportRequest } from './audience-export.js';
+import { ApiError } from './http/api-error.js';
+import { AUDIENCE_EXPORT_EVENT, type AudienceExportFormat } from '../schemas/audience-export.js';
 
 export interface EmulatorOptions {
   /** Port to listen on; 0 (default) picks a free one. */
@@ -64,6 +68,20 @@ export interface PublishOutcome extends PublishResult {
   delivered: Promise<void>;
 }
 
+export interface AudienceExportOutcome {
+  /** The delivery's id (`BAV-Delivery` and `webhookId`). */
+  readonly webhookId: string;
+  readonly subscriber: string;
+  readonly audienceId: number;
+  readonly format: AudienceExportFormat;
+  /** Respondents sent (0 for the definition, format 1). */
+  readonly respondents: number;
+  /** The study the respondents come from. */
+  readonly studyId: number;
+  /** Resolves when the delivery has succeeded or given up (after its retries). */
+  readonly delivered: Promise<void>;
+}
+
 export interface Emulator {
   /** Base URL, e.g. `http://127.0.0.1:8787`; the API is under `/api/v2`. */
   readonly url: string;
@@ -76,6 +94,13 @@ export interface Emulator {
   readonly faults: { add(rule: FaultRule): void; clear(): void };
   /** Releases new data and notifies webhook subscribers (§15). */
   publish(request: PublishRequest): Promise<PublishOutcome>;
+  /**
+   * Exports an audience to a subscriber, as a user of The Fount does (§16): a signed delivery in
+   * the chosen format, retried like every webhook. Rejects (sending nothing) for an unknown
+   * audience or subscriber, an audience the user may not see, or an export the subscriber's access
+   * control does not allow.
+   */
+  exportAudience(request: AudienceExportRequest): Promise<AudienceExportOutcome>;
   readonly webhooks: readonly SubscriptionState[];
   /** Resolves when no webhook delivery is under way. */
   webhooksIdle(): Promise<void>;
@@ -133,12 +158,46 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     return { ...result, delivered };
   };
 
+  const exportAudience = async (request: AudienceExportRequest): Promise<AudienceExportOutcome> => {
+    const takes = (s: SubscriptionState) => !s.events || s.events.includes(AUDIENCE_EXPORT_EVENT);
+    const takers = webhooks.subscriptions.filter(takes);
+    const sub = request.subscriber === undefined ? (takers.length === 1 ? takers[0] : undefined) : webhooks.subscriptions.find((s) => s.url === request.subscriber);
+    if (!sub) {
+      throw new ApiError(
+        409,
+        request.subscriber === undefined
+          ? `Name the subscriber: ${takers.length === 0 ? 'no webhook subscription takes audience exports' : `${takers.length} subscriptions take audience exports (${takers.map((s) => s.url).join(', ')})`}.`
+          : `No webhook subscription at ${request.subscriber}.`,
+      );
+    }
+    if (!takes(sub)) throw new ApiError(409, `The subscription at ${sub.url} does not take '${AUDIENCE_EXPORT_EVENT}' events (it takes ${sub.events?.join(', ') ?? 'every event'}).`);
+    if (sub.disabled) throw new ApiError(409, `The subscription at ${sub.url} is disabled after failed deliveries; re-enable it first.`);
+    const built = buildAudienceExport(ds, request);
+    checkExportAccess(sub.audienceExport, sub.url, request.format, built.user);
+    const { id, delivered } = webhooks.send(sub, AUDIENCE_EXPORT_EVENT, built.data, { format: request.format });
+    return { webhookId: id, subscriber: sub.url, audienceId: request.audienceId, format: request.format, respondents: built.respondents, studyId: built.studyId, delivered };
+  };
+
+  // The service's MCP servers (§18) live on another host under /v1/...; the emulator serves them
+  // on its own port. Their module (and the MCP SDK) loads on the first MCP request.
+  let mcp: Promise<McpRoutes> | undefined;
+  const isMcpPath = (url: string | undefined) => /^\/(v1\/|\.well-known\/oauth-protected-resource(\/|$|\?))/.test(url ?? '/');
+
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
+    if (isMcpPath(req.url)) {
+      mcp ??= import('./mcp/serve-mcp.js').then((m) => m.createMcpRoutes(state));
+      void mcp.then((routes) => routes.handle(req, res));
+      return;
+    }
     void handle(state, req, res, {
       publish: async (request) => {
         const outcome = await publish(request);
         return { event: outcome.event, action: outcome.action, data: outcome.records };
+      },
+      exportAudience: async (request) => {
+        const { delivered: _delivered, ...outcome } = await exportAudience(request);
+        return { event: AUDIENCE_EXPORT_EVENT, ...outcome };
       },
     });
   });
@@ -161,9 +220,11 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     },
     faults: { add: (rule) => state.faults.add(rule), clear: () => state.faults.clear() },
     publish,
+    exportAudience,
     webhooks: webhooks.subscriptions,
     webhooksIdle: () => webhooks.idle(),
     close: async () => {
+      if (mcp) await (await mcp).close();
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

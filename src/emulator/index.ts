@@ -7,7 +7,10 @@
  * console.log(emulator.url, emulator.token);
  */
 export { createEmulator } from './create-emulator.js';
-export type { Emulator, EmulatorOptions, PublishOutcome } from './create-emulator.js';
+export type { AudienceExportOutcome, Emulator, EmulatorOptions, PublishOutcome } from './create-emulator.js';
+export type { AudienceExportAccess, AudienceExportRequest } from './audience-export.js';
+export { AUDIENCE_EXPORT_EVENT, AUDIENCE_EXPORT_FORMATS } from '../schemas/audience-export.js';
+export type { AudienceExportFormat } from '../schemas/audience-export.js';
 export { createDataset } from './dataset/dataset.js';
 export type { Dataset, DatasetOptions, PublishRequest, PublishResult } from './dataset/types.js';
 export { DEFAULT_TOKEN, fromTokenArg } from './http/auth.js';

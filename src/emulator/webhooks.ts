@@ -1,16 +1,21 @@
 /**
  * Webhook deliveries as the service makes them (§15): a JSON POST signed with HMAC-SHA256 of the
  * exact body bytes, retried with exponential backoff on anything but 200, and the subscription
- * disabled after the last retry fails (it then needs re-enabling by hand).
+ * disabled after the last retry fails (it then needs re-enabling by hand). Data-change events go
+ * to every subscriber of the event (`notify`); an audience export to the one application the user
+ * picked (`send`), through the same delivery, signing and retries.
  */
 import { createHmac, randomUUID } from 'node:crypto';
+import type { AudienceExportAccess } from './audience-export.js';
 
 export interface WebhookSubscription {
   url: string;
   /** Shared secret for `BAV-Signature`. */
   secret: string;
-  /** Event types to receive (`Brand`, `Study`, ...); omitted = every event. */
+  /** Event types to receive (`Brand`, `Study`, `Audience Export`, ...); omitted = every event. */
   events?: readonly string[];
+  /** Who may export audiences to this application, and in which formats (§16.2); omitted = anyone, any format. */
+  audienceExport?: AudienceExportAccess;
 }
 
 export interface DeliveryAttempt {
@@ -22,6 +27,7 @@ export interface DeliveryAttempt {
 export interface Delivery {
   id: string;
   event: string;
+  /** `create`, `update` or `delete` for data-change events; `export` for an audience export. */
   action: string;
   recordId: number;
   attempts: DeliveryAttempt[];
@@ -51,7 +57,7 @@ export function signWebhookBody(secret: string, rawBody: string | Uint8Array): s
   return createHmac('sha256', secret).update(rawBody).digest('hex');
 }
 
-const PATHS: Readonly<Record<string, string>> = { Brand: 'brands', Study: 'studies', Audience: 'audiences', Collection: 'collections', 'Brand Metric': 'brand-metrics' };
+const PATHS: Readonly<Record<string, string>> = { Brand: 'brands', Study: 'studies', Audience: 'audiences', 'Audience Export': 'audiences', Collection: 'collections', 'Brand Metric': 'brand-metrics' };
 
 export function createWebhookSender(options: WebhookSenderOptions) {
   const subscriptions: SubscriptionState[] = options.subscriptions.map((s) => ({ ...s, disabled: false, deliveries: [], notices: [] }));
@@ -96,6 +102,23 @@ export function createWebhookSender(options: WebhookSenderOptions) {
     sub.notices.push(`Webhook to ${sub.url} disabled after ${retryDelays.length + 1} failed attempts (delivery ${delivery.id}); re-enable it manually.`);
   }
 
+  /** The envelope's time fields (§15.4): the same second as a date and as a Unix timestamp. */
+  const timeFields = (at: number) => ({
+    webhookDate: new Date(Math.floor(at / 1000) * 1000).toISOString().replace('.000Z', 'Z'),
+    webhookTimestamp: Math.floor(at / 1000),
+  });
+
+  /** Starts one delivery to one subscriber; the body is built around its id (`webhookId` = `BAV-Delivery`). */
+  const start = (sub: SubscriptionState, event: string, action: string, recordId: number, bodyOf: (id: string) => object): { id: string; task: Promise<void> } => {
+    const id = randomUUID();
+    const delivery: Delivery = { id, event, action, recordId, attempts: [], delivered: false };
+    sub.deliveries.push(delivery);
+    const task = deliver(sub, delivery, JSON.stringify(bodyOf(id)));
+    pending.add(task);
+    void task.finally(() => pending.delete(task));
+    return { id, task };
+  };
+
   return {
     subscriptions: subscriptions as readonly SubscriptionState[],
     /** Notifies every enabled subscriber of the event; resolves when each delivery has ended. */
@@ -104,24 +127,34 @@ export function createWebhookSender(options: WebhookSenderOptions) {
       const tasks: Promise<void>[] = [];
       for (const sub of subscriptions) {
         if (sub.disabled || (sub.events && !sub.events.includes(event))) continue;
-        const id = randomUUID();
-        const body = {
+        const { task } = start(sub, event, action, record.id, (id) => ({
           action,
           data: record,
           type: event,
           url: `${appUrl}/${PATHS[event] ?? 'records'}/${record.id}`,
-          webhookDate: new Date(Math.floor(at / 1000) * 1000).toISOString().replace('.000Z', 'Z'),
-          webhookTimestamp: Math.floor(at / 1000),
+          ...timeFields(at),
           webhookId: id,
-        };
-        const delivery: Delivery = { id, event, action, recordId: record.id, attempts: [], delivered: false };
-        sub.deliveries.push(delivery);
-        const task = deliver(sub, delivery, JSON.stringify(body));
-        pending.add(task);
-        void task.finally(() => pending.delete(task));
+        }));
         tasks.push(task);
       }
       return Promise.all(tasks).then(() => undefined);
+    },
+    /**
+     * Sends one event to one subscriber (an audience export goes to the application the user
+     * picked): the envelope of §15.4 without `action`, with `extra` members (the export's `format`).
+     * `delivered` resolves when the delivery has succeeded or given up.
+     */
+    send(sub: SubscriptionState, event: string, record: { id: number }, extra: Readonly<Record<string, unknown>>): { id: string; delivered: Promise<void> } {
+      const at = now();
+      const { id, task } = start(sub, event, 'export', record.id, (webhookId) => ({
+        type: event,
+        ...extra,
+        data: record,
+        url: `${appUrl}/${PATHS[event] ?? 'records'}/${record.id}`,
+        ...timeFields(at),
+        webhookId,
+      }));
+      return { id, delivered: task };
     },
     /** Resolves when no delivery is under way. */
     async idle(): Promise<void> {

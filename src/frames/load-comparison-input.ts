@@ -8,6 +8,7 @@
 import type { BrandscapeClient, FetchAllOptions } from '../client/brandscape-client.js';
 import type { BrandscapeInput, StudyRecord } from './brandscape-input.js';
 import type { CompanyInput } from './company-rollup.js';
+import { chunkIds, idsFitUrl } from '../client/url-budget.js';
 import type { RecordSink } from '../loader/types.js';
 import { TableBuilder } from './to-table.js';
 
@@ -86,8 +87,12 @@ export async function loadComparisonInput(client: Client, options: LoadCompariso
 export async function loadComparisonInput(client: Client, options: LoadComparisonOptions): Promise<(BrandscapeInput | CompanyInput) & LoadedProvenance> {
   const codes = [...options.countryCodes];
   const years = [...options.years];
-  const only = options.only ?? {};
-  const brandIds = only.brands === undefined ? undefined : [...only.brands];
+  // A narrowing by ids that would not fit in a URL (see url-budget.ts) is left out: the
+  // comparisons select the same brands, companies or sectors from the rows, so the result is the
+  // same, from a larger load; the load itself could not be asked for.
+  const fitting = (ids: readonly number[] | undefined) => (ids === undefined || !idsFitUrl(ids) ? undefined : [...ids]);
+  const only = { ...options.only, brands: fitting(options.only?.brands), companies: fitting(options.only?.companies), sectors: fitting(options.only?.sectors) };
+  const brandIds = only.brands;
   // Every load gets one signal, aborted when the caller's is or when any load fails: the loads run
   // concurrently, and without it the others would go on fetching pages nobody will read.
   const controller = new AbortController();
@@ -144,9 +149,15 @@ export async function loadComparisonInput(client: Client, options: LoadCompariso
     const ids = [...options.companies];
     const companyParams = { filter: { id: ids }, include: ['financials'] as const };
     const priceParams = { filter: { companies: ids }, include: ['company', 'stock_exchange'] as const };
+    // Each in requests whose URLs fit, should the companies be many.
+    const inChunks = async <T>(load: (chunk: number[]) => Promise<T[]>): Promise<T[]> => {
+      const out: T[] = [];
+      for (const chunk of chunkIds(ids)) out.push(...(await load(chunk)));
+      return out;
+    };
     const [companies, stockPrices] = await Promise.all([
-      settle('companies', companyParams, client.companies.all(companyParams, { signal })),
-      settle('stock-prices', priceParams, client.stockPrices.all(priceParams, { signal })),
+      settle('companies', companyParams, inChunks((chunk) => client.companies.all({ ...companyParams, filter: { id: chunk } }, { signal }))),
+      settle('stock-prices', priceParams, inChunks((chunk) => client.stockPrices.all({ ...priceParams, filter: { companies: chunk } }, { signal }))),
     ]);
     return { ...input, companies, stockPrices, queries };
   } finally {

@@ -13,7 +13,7 @@
  * - a write that fails (disk full, permission, I/O) is an `OutputError` naming the path as given.
  */
 import { randomBytes } from 'node:crypto';
-import { constants, lstatSync, readlinkSync, statSync } from 'node:fs';
+import { constants, lstatSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { access, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { BrandscapeError, UsageError } from '../errors.js';
@@ -76,6 +76,34 @@ function isSpecial(path: string): boolean {
   }
 }
 
+/**
+ * The temporary files staged and not yet committed or discarded, in this process: what
+ * `discardStagedFilesSync` removes when the process must leave before its own cleanup has run.
+ */
+const staged = new Set<string>();
+
+/**
+ * Removes, synchronously, every temporary file staged by this process and not yet committed or
+ * discarded; returns their paths. For a process that must exit at once (a second Ctrl-C, a
+ * cleanup that does not finish): the targets keep their previous content, and no `.partial` file
+ * is left behind. Safe to call at any time, and twice.
+ *
+ * @example
+ * process.once('SIGINT', () => { discardStagedFilesSync(); process.exit(130); });
+ */
+export function discardStagedFilesSync(): string[] {
+  const removed = [...staged];
+  for (const path of removed) {
+    try {
+      rmSync(path, { force: true });
+    } catch {
+      // Already gone, or its folder with it: nothing is left to remove.
+    }
+    staged.delete(path);
+  }
+  return removed;
+}
+
 /** A file being written: write to `tempPath`, then `commit()` (or `discard()`). */
 export interface StagedFile {
   /** The file the content is meant for (as given). */
@@ -108,6 +136,7 @@ export function stageFile(path: string): StagedFile {
   }
   const tempPath = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.partial`);
   let done = false;
+  staged.add(tempPath);
   return {
     path,
     tempPath,
@@ -123,15 +152,18 @@ export function stageFile(path: string): StagedFile {
         }
         await rename(tempPath, target);
         done = true;
+        staged.delete(tempPath);
       } catch (error) {
         await rm(tempPath, { force: true });
         done = true;
+        staged.delete(tempPath);
         throw toOutputError(error, path);
       }
     },
     async discard() {
       if (!done) await rm(tempPath, { force: true });
       done = true;
+      staged.delete(tempPath);
     },
   };
 }

@@ -20,11 +20,12 @@ import type { CrossMarketRow, CrossYearRow, TrendDirection } from '../frames/typ
 import { SCORE_TYPES, fromMetricColumn, toMetricColumn, type ScoreType } from '../schemas/score-types.js';
 import { crossMarketTable, crossYearTable, type MarketColumn } from './comparison-tables.js';
 import { latestYear, toCalendarYear } from './latest-year.js';
-import { sourceOf, type ReportSource } from './load-report-data.js';
+import { sourceOf, type ReportSource } from './report-source.js';
 import { listText, missingDataNotes, plural } from './missing-data-notes.js';
 import type { AboutItem, ReportTable } from './report-spec.js';
 import type { BrandRef, YearValue } from './template-params.js';
 import { compareNames } from '../frames/compare-names.js';
+import { groupsText, marketsWithStudies, missingScoreTypeText, nearestKeys, unknownMarketsHint } from './service-hints.js';
 
 /** The axis of a comparison: markets in one year, or years (per market). */
 export type CompareBy = 'market' | 'year';
@@ -220,13 +221,6 @@ interface MetricChoice {
 
 type Catalogue = Awaited<ReturnType<Client['metricCatalogue']>>;
 
-/** Names close to a mistyped one: those that contain it or that it contains, else those sharing its first letters. */
-function nearest(word: string, options: readonly string[]): string[] {
-  const w = word.toLowerCase();
-  const inside = options.filter((o) => o.includes(w) || w.includes(o));
-  return (inside.length > 0 ? inside : options.filter((o) => o.startsWith(w.slice(0, 3)))).slice(0, 5);
-}
-
 /** The metric group compared when no metric or group is named. */
 const DEFAULT_GROUP = 'pillars';
 
@@ -248,16 +242,16 @@ function chooseMetrics(catalogue: Catalogue, options: CompareBrandsOptions): Met
     else if (columnSet.has(lower)) exact.push(lower);
     else if (keyByName.has(foldName(text))) keys.push(keyByName.get(foldName(text))!);
     else {
-      const near = nearest(lower, [...byMetric.keys()]);
+      const near = nearestKeys(lower, [...byMetric.keys()]);
       throw new UsageError(`'${text}' is not a metric: give a metric key (differentiation), an exact column (esteem_c) or a metric's name.`, {
-        hint: near.length > 0 ? `Did you mean ${near.join(', ')}?` : `Metric groups and their metrics: ${[...byGroup].filter(([, ks]) => ks.length > 0).map(([g, ks]) => `${g} (${ks.slice(0, 4).join(', ')}${ks.length > 4 ? ', ...' : ''})`).join('; ')}.`,
+        hint: near.length > 0 ? `Did you mean ${near.join(', ')}?` : `Metric groups and their metrics: ${groupsText(byGroup, true)}.`,
       });
     }
   }
   const groups = [...new Set((options.metricGroups ?? []).map((g) => g.trim().toLowerCase()))];
   for (const g of groups) {
     if (!byGroup.has(g) || byGroup.get(g)!.length === 0) {
-      throw new UsageError(`'${g}' is not a metric group.`, { hint: `Groups: ${[...byGroup].filter(([, ks]) => ks.length > 0).map(([k]) => k).join(', ')}.` });
+      throw new UsageError(`'${g}' is not a metric group.`, { hint: `Groups: ${groupsText(byGroup)}.` });
     }
   }
   if (keys.length === 0 && exact.length === 0 && groups.length === 0) groups.push(DEFAULT_GROUP);
@@ -278,8 +272,7 @@ function chooseMetrics(catalogue: Catalogue, options: CompareBrandsOptions): Met
   for (const key of [...keys, ...groups.flatMap((g) => byGroup.get(g)!)]) {
     const column = toMetricColumn(key, scoreType);
     if (!(byMetric.get(key) ?? []).includes(column)) {
-      const has = (byMetric.get(key) ?? []).map((c) => `${fromMetricColumn(c).scoreType} (${c})`);
-      throw new UsageError(`Metric '${key}' has no ${SCORE_TYPES[scoreType].label.toLowerCase()} score (${column}); it has ${listText(has)}.`, {
+      throw new UsageError(`${missingScoreTypeText(key, scoreType, byMetric.get(key) ?? [])}.`, {
         hint: `Choose one of those with --score-type, or name the column in --metrics.`,
       });
     }
@@ -313,13 +306,7 @@ const toStudyInfo = (s: StudyRow): StudyInfo => ({
 async function checkMarkets(client: Client, given: readonly string[], studies: readonly StudyInfo[], signal: AbortSignal | undefined): Promise<void> {
   const unknown = given.filter((code) => !studies.some((s) => s.code === code));
   if (unknown.length === 0) return;
-  const countries = await client.countries.all({ filter: { with_studies: true }, fields: ['code', 'name'] }, signal ? { signal } : {});
-  const known = countries.map((c) => c.code ?? '').filter((c) => c !== '').sort();
-  const aliases: Record<string, string> = { UK: 'GB', EN: 'GB', EL: 'GR' };
-  const hints = unknown.map((u) => aliases[u]).filter((c): c is string => c !== undefined && known.includes(c));
-  throw new UsageError(`No released study for ${unknown.length > 1 ? 'markets' : 'market'} ${unknown.join(', ')}.`, {
-    hint: `${hints.length > 0 ? `Did you mean ${hints.join(', ')}? ` : ''}Markets with studies: ${known.join(', ')}.`,
-  });
+  throw new UsageError(`No released study for ${unknown.length > 1 ? 'markets' : 'market'} ${unknown.join(', ')}.`, { hint: unknownMarketsHint(unknown, await marketsWithStudies(client, signal)) });
 }
 
 /** The released studies any of the brands is in. */

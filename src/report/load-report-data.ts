@@ -9,30 +9,19 @@ import type { ArchetypeEntry } from '../schemas/archetypes.js';
 import type { BrandscapeInput } from '../frames/brandscape-input.js';
 import type { CompanyRecord, StockPriceRecord } from '../frames/company-rollup.js';
 import { loadComparisonInput, type LoadedQuery } from '../frames/load-comparison-input.js';
-import { resolveBrands, type ResolvedBrand } from '../frames/resolve-brands.js';
-import { latestYear, toCalendarYear } from './latest-year.js';
+import type { ResolvedBrand } from '../frames/resolve-brands.js';
+import { checkAgainstService } from './check-against-service.js';
+import { isFullYear, type MarketInfo, type StudyStamp } from './study-context.js';
+import { sourceOf, type ReportSource } from './report-source.js';
 import type { ResolvedTemplate } from './resolve-template.js';
 import { TemplateError } from './template-error.js';
-import type { YearValue } from './template-params.js';
 import type { SectionSpec } from './template-schema.js';
 
-/** A released study behind the report: what `--since-last-run` compares between runs. */
-export interface StudyStamp {
-  readonly id: number;
-  readonly countryCode: string;
-  readonly market: string;
-  readonly year: number;
-  readonly period: string;
-  readonly dataUpdatedAt: string | null;
-}
-
-/** A market of the report and the years it has released full-year data for. */
-export interface MarketInfo {
-  readonly code: string;
-  /** The market's name, or its code when the service knows no study of it. */
-  readonly name: string;
-  readonly years: readonly number[];
-}
+// The studies context lives in study-context.ts (checkAgainstService reads it too); its names
+// stay exported from here, where they always were.
+export { loadStudyContext } from './study-context.js';
+export { sourceOf, type ReportSource } from './report-source.js';
+export type { MarketInfo, StudyContext, StudyStamp } from './study-context.js';
 
 /** Archetypes loaded for one section. */
 export interface SectionArchetypes {
@@ -42,25 +31,6 @@ export interface SectionArchetypes {
   readonly cultural: readonly ArchetypeEntry[];
   readonly competitive: readonly ArchetypeEntry[];
   readonly set: { readonly type: 'collection' | 'category'; readonly id: number; readonly name: string };
-}
-
-/** Where the data came from (host only: never a token or a path with credentials). */
-export interface ReportSource {
-  readonly host: string;
-  readonly apiVersion: string;
-  /** True when an embedded emulator answered (seeded demo data). */
-  readonly emulated: boolean;
-}
-
-/** Where a client's data comes from: its host (never a token or a path), API version, and whether it is emulated. */
-export function sourceOf(client: Pick<BrandscapeClient, 'baseUrl' | 'version'>, emulated: boolean): ReportSource {
-  let host: string;
-  try {
-    host = new URL(client.baseUrl).host;
-  } catch {
-    host = '(unknown)';
-  }
-  return { host, apiVersion: client.version, emulated };
 }
 
 /** What `buildReport` reads: plain data, loaded once. */
@@ -88,7 +58,11 @@ export interface LoadReportDataOptions {
   emulated?: boolean;
 }
 
-type Client = Pick<BrandscapeClient, 'baseUrl' | 'version' | 'brandscape' | 'studies' | 'brands' | 'companies' | 'stockPrices' | 'metricCatalogue' | 'archetypes' | 'collections' | 'categories'>;
+type Client = Pick<
+  BrandscapeClient,
+  'baseUrl' | 'version' | 'brandscape' | 'studies' | 'brands' | 'companies' | 'stockPrices' | 'metricCatalogue' | 'archetypes' | 'collections' | 'categories' | 'countries' | 'audiences' | 'sectors'
+> &
+  Partial<Pick<BrandscapeClient, 'concurrency'>>;
 
 /** Sections whose rows are every brand of the studies, not only the brands the template names. */
 const needsWholeStudies = (s: SectionSpec) => s.kind === 'sector-summary' || ('by' in s && s.by !== undefined && s.by !== 'brand');
@@ -109,76 +83,12 @@ export function metricsToLoad(template: ResolvedTemplate): { metricKeys: string[
   return { metricKeys: keys.size > 0 ? [...keys] : undefined, metricGroupKeys: groups.size > 0 ? [...groups] : undefined };
 }
 
-/** The studies a template's markets have: what `latest` is, the years asked for, the run's fingerprint. */
-export interface StudyContext {
-  readonly studyRecords: readonly Study[];
-  readonly latest: number;
-  /** The template's data years, as calendar years. */
-  readonly years: readonly number[];
-  /** Every year any section looks at. */
-  readonly allYears: ReadonlySet<number>;
-  /** Every market of the data and the sections, with its name and years. */
-  readonly markets: readonly MarketInfo[];
-  /** The released studies of those markets and years: what `--since-last-run` compares. */
-  readonly stamps: readonly StudyStamp[];
-  readonly notes: readonly string[];
-  readonly query: LoadedQuery;
-  calendar(value: YearValue): number;
-}
-
-type Study = Awaited<ReturnType<Client['studies']['all']>>[number] & { readonly country?: { code?: string | null; name?: string | null } | null; readonly year?: { year?: string | number | null } | null };
-
-const isFullYear = (s: { name?: string | null; period?: { name?: string | null } | null }) => !/\bQ[1-4]\b/.test(`${s.period?.name ?? ''} ${s.name ?? ''}`);
-
 /**
- * One request: the released studies of the template's markets, which say what `latest` is, which
- * years exist, each market's name, and (with their `data_updated_at`) whether anything behind the
- * report changed since the last run.
- */
-export async function loadStudyContext(client: Pick<Client, 'studies'>, template: ResolvedTemplate, signal?: AbortSignal): Promise<StudyContext> {
-  const { data, sections } = template;
-  const notes: string[] = [];
-  const markets = [...new Set([...data.markets, ...sections.flatMap((s) => ('markets' in s ? (s.markets ?? []) : 'market' in s && s.market ? [s.market] : []))])];
-  const params = { filter: { country_codes: markets, released: true }, include: ['country', 'year'] as const };
-  const studyRecords: Study[] = await client.studies.all(params, signal ? { signal } : {});
-  const studyYears = studyRecords.map((s) => ({ countryCode: s.country?.code ?? '', year: Number(s.year?.year ?? NaN), fullYear: isFullYear(s) }));
-  const latest = latestYear(studyYears, data.markets);
-  notes.push(...latest.notes);
-  if (latest.year === undefined) {
-    throw new TemplateError(template.source, [{ path: 'data.markets', message: `no released full-year study in ${data.markets.join(', ')}; check the market codes` }]);
-  }
-  const latestValue = latest.year;
-  const calendar = (v: YearValue) => toCalendarYear(v, latestValue);
-  const years = [...new Set((data.years ?? ['latest']).map(calendar))].sort((a, b) => a - b);
-  const allYears = new Set(years);
-  for (const s of sections) {
-    if ('year' in s) allYears.add(calendar(s.year ?? 'latest'));
-    if ('years' in s && s.years !== undefined) for (const y of s.years) allYears.add(calendar(y));
-  }
-  return {
-    studyRecords,
-    latest: latestValue,
-    years,
-    allYears,
-    markets: markets.map((code) => ({
-      code,
-      name: studyRecords.find((s) => s.country?.code === code)?.country?.name ?? code,
-      years: [...new Set(studyYears.filter((s) => s.countryCode === code && s.fullYear).map((s) => s.year))].sort((a, b) => a - b),
-    })),
-    stamps: studyRecords
-      .filter((s) => allYears.has(Number(s.year?.year ?? NaN)))
-      .map((s) => ({ id: s.id, countryCode: s.country?.code ?? '', market: s.country?.name ?? '', year: Number(s.year?.year), period: s.period?.name ?? '', dataUpdatedAt: s.data_updated_at ?? null }))
-      .sort((a, b) => a.id - b.id),
-    notes,
-    query: { resource: 'studies', params: { filter: params.filter, include: [...params.include] }, records: studyRecords.length },
-    calendar,
-  };
-}
-
-/**
- * Loads what a resolved template needs. Template problems that only the data reveals (a section
- * year that resolves before 1990) are `TemplateError`s; a brand name that fits several brands or
- * none is an `AmbiguousBrandError` / `UnknownBrandError` (usage errors, exit code 2).
+ * Loads what a resolved template needs, after checking it against the service
+ * (`checkAgainstService`): markets and years without released studies, an unknown audience,
+ * metric, group or id are `TemplateError`s listing every problem; a brand name that fits several
+ * brands or none is an `AmbiguousBrandError` / `UnknownBrandError` (usage errors, exit code 2),
+ * all before any data is loaded.
  *
  * @example
  * const data = await loadReportData(client, resolveTemplate(await loadTemplate('sector-review')));
@@ -191,12 +101,9 @@ export async function loadReportData(client: Client, template: ResolvedTemplate,
   const queries: LoadedQuery[] = [];
   const notes: string[] = [];
 
-  // Brands by name: resolved first, so a misspelt name fails before any large load.
-  const refs = new Set<number | string>(data.brands ?? []);
-  for (const s of sections) for (const r of ('brands' in s ? s.brands : undefined) ?? []) refs.add(r);
-  const brands = refs.size > 0 ? await resolveBrands(client, [...refs], signalOption) : [];
-
-  const context = await loadStudyContext(client, template, signal);
+  // Everything the service can check (markets, years, the audience, metrics, brands, ids) is
+  // checked first, so that a mistake stops the report before any data is loaded.
+  const { context, brands } = await checkAgainstService(client, template, signalOption);
   const { studyRecords, years, calendar, allYears } = context;
   queries.push(context.query);
   notes.push(...context.notes);

@@ -2,12 +2,14 @@
  * Finding and reading templates: the ones shipped in the toolkit's `templates/` folder, the ones in
  * a project's own `templates/` folder, or any file by path.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { basename, extname, isAbsolute, join, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import { packageRoot } from '../package-root.js';
 import { fromTemplateText, type Template } from './resolve-template.js';
 import { compareNames } from '../frames/compare-names.js';
+import { TemplateError } from './template-error.js';
+import { TEMPLATE_LIMITS, bytesText } from './template-limits.js';
 
 const EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
 
@@ -80,7 +82,34 @@ export async function loadTemplate(nameOrPath: string, options: { cwd?: string }
       throw new UsageError(`There is no template named '${nameOrPath}'.`, { hint: `Templates: ${entries.map((t) => t.name).join(', ') || '(none)'}; or give a file path.` });
     }
   }
-  const text = await readFile(path, 'utf8');
   const name = basename(path, extname(path));
-  return fromTemplateText(text, { name, source: looksLikePath ? nameOrPath : `${name} (${path})`, format: extname(path) === '.json' ? 'json' : 'yaml' });
+  const source = looksLikePath ? nameOrPath : `${name} (${path})`;
+  const text = await readBounded(path, source);
+  return fromTemplateText(text, { name, source, format: extname(path) === '.json' ? 'json' : 'yaml' });
+}
+
+/**
+ * A template file's text, read only when it is within the size limit: a 50 MB file is refused
+ * from its size, not read first. At most one byte over the limit is read, should the file grow
+ * between the size check and the read.
+ */
+async function readBounded(path: string, source: string): Promise<string> {
+  const limit = TEMPLATE_LIMITS.bytes;
+  const tooLarge = (size: number) => new TemplateError(source, [{ path: '', message: `the file is ${bytesText(size)}; a template file is at most ${bytesText(limit)}` }]);
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size > limit) throw tooLarge(size);
+    const buffer = Buffer.alloc(limit + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > limit) throw tooLarge(length);
+    }
+    return buffer.toString('utf8', 0, length);
+  } finally {
+    await handle.close();
+  }
 }

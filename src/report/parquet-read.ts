@@ -15,11 +15,15 @@
  */
 import type { FileMetaData, SchemaElement } from 'hyparquet';
 import { DataError } from '../errors.js';
+import { damagedParquet, type ParquetSource } from './parquet-footer.js';
 import { missingColumn, type FrameColumn } from '../frames/column.js';
 import { StringDictionary } from '../frames/string-dictionary.js';
 
 /** A column this reader does not cover; it is read with hyparquet's general reader instead. */
 class Unsupported extends Error {}
+
+/** A page whose content contradicts its header: the file is damaged (never a silently wrong value). */
+class Damaged extends Error {}
 
 async function readerLib() {
   const [column, datapage, plain, schema] = await Promise.all([
@@ -108,7 +112,7 @@ function targetOf(element: SchemaElement): Target {
  * Throws a DataError when one of the named columns is compressed with a codec neither reader
  * decodes (ZSTD, polars' default; GZIP; LZ4; Brotli), naming the columns and how to write the file.
  */
-export function assertReadableCodecs(metadata: FileMetaData, names: readonly string[]): void {
+export function assertReadableCodecs(metadata: FileMetaData, names: readonly string[], file?: ParquetSource): void {
   const found = new Map<string, string>();
   for (const group of metadata.row_groups) {
     for (const chunk of group.columns) {
@@ -118,7 +122,7 @@ export function assertReadableCodecs(metadata: FileMetaData, names: readonly str
     }
   }
   if (found.size === 0) return;
-  throw new DataError(`The Parquet file is compressed with ${[...new Set(found.values())].join(', ')}; only Snappy and uncompressed files can be read.`, [...found.keys()], [], {
+  throw new DataError(`${file === undefined ? 'The Parquet data is' : `The Parquet file ${file} is`} compressed with ${[...new Set(found.values())].join(', ')}; only Snappy and uncompressed files can be read.`, [...found.keys()], [], {
     hint: "Write it with Snappy: pandas to_parquet(compression='snappy'), polars write_parquet(compression='snappy'), DuckDB COPY ... (FORMAT parquet, COMPRESSION snappy).",
   });
 }
@@ -127,13 +131,16 @@ export function assertReadableCodecs(metadata: FileMetaData, names: readonly str
  * The named flat columns of a Parquet file as table columns; undefined for each column outside what
  * this reader covers (the caller reads those the general way).
  *
+ * The metadata must have passed `fromParquetFooter` and `checkColumnChunks` (every count checked
+ * against the file); a page that still turns out damaged is a DataError naming `file` and the column.
+ *
  * @example await readColumns(buffer, parquetMetadata(buffer), ['brand_id', 'differentiation_rank'])
  */
-export async function readColumns(buffer: ArrayBuffer, metadata: FileMetaData, names: readonly string[]): Promise<(FrameColumn | undefined)[]> {
+export async function readColumns(buffer: ArrayBuffer, metadata: FileMetaData, names: readonly string[], file?: ParquetSource): Promise<(FrameColumn | undefined)[]> {
   const lib = await readerLib();
   return names.map((name) => {
     try {
-      return readColumn(lib, buffer, metadata, name);
+      return readColumn(lib, buffer, metadata, name, file);
     } catch (error) {
       if (error instanceof Unsupported) return undefined;
       throw error;
@@ -142,7 +149,7 @@ export async function readColumns(buffer: ArrayBuffer, metadata: FileMetaData, n
 }
 
 /** One flat column; throws Unsupported when it is outside what this reader covers. */
-function readColumn(lib: ReaderLib, buffer: ArrayBuffer, metadata: FileMetaData, name: string): FrameColumn {
+function readColumn(lib: ReaderLib, buffer: ArrayBuffer, metadata: FileMetaData, name: string, file: ParquetSource): FrameColumn {
   const n = Number(metadata.num_rows);
   const schemaPath = lib.schema.getSchemaPath(metadata.schema, [name]);
   if (!lib.schema.isFlatColumn(schemaPath) || lib.schema.getMaxDefinitionLevel(schemaPath) > 1) throw new Unsupported(`nested column ${name}`);
@@ -161,7 +168,7 @@ function readColumn(lib: ReaderLib, buffer: ArrayBuffer, metadata: FileMetaData,
     }
   } catch (error) {
     if (error instanceof Unsupported || error instanceof DataError) throw error;
-    throw new DataError(`The Parquet file could not be read: column '${name}': ${error instanceof Error ? error.message : String(error)}.`, [name], []);
+    throw damagedParquet(file, `column '${name}' could not be decoded (${error instanceof Error ? error.message : String(error)})`, error);
   }
   return texts && column.kind === 'string' ? { ...column, dictionary: texts.values } : column;
 }
@@ -185,13 +192,13 @@ function readChunk(
   let dictionary: (number | string)[] | Int32Array | undefined;
   let done = 0;
   while (done < rows) {
-    if (reader.offset >= reader.view.byteLength) throw new Unsupported('a column chunk ends early');
+    if (reader.offset >= reader.view.byteLength) throw new Damaged('its column chunk ends before its rows do');
     const header = lib.parquetHeader(reader);
     const bytes = new Uint8Array(buffer, start + reader.offset, header.compressed_page_size);
     reader.offset += header.compressed_page_size;
     if (header.type === 'DICTIONARY_PAGE') {
       const page = lib.decompressPage(bytes, header.uncompressed_page_size, decode.codec, undefined);
-      const plain = lib.readPlain({ view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 }, decode.type, header.dictionary_page_header!.num_values, decode.element.type_length);
+      const plain = readPlainExactly(lib, page, 0, decode.type, header.dictionary_page_header!.num_values, decode.element.type_length);
       const converted = Array.from(plain as ArrayLike<unknown>, target.convert);
       dictionary = texts ? Int32Array.from(converted as string[], (s) => texts.codeOf(s)) : converted;
       continue;
@@ -211,7 +218,8 @@ function readChunk(
       encoding = header.data_page_header_v2!.encoding;
     } else continue; // index pages: nothing to read
     const indexed = encoding === 'RLE_DICTIONARY' || encoding === 'PLAIN_DICTIONARY';
-    if (indexed && !dictionary) throw new Unsupported('dictionary indices without a dictionary page');
+    if (indexed && !dictionary) throw new Damaged('a page holds dictionary indices, and its column chunk has no dictionary page before it');
+    if (done + count > rows) throw new Damaged(`its pages hold more than the row group's ${rows} rows`);
     fill(column, row + done, count, page.definitionLevels ?? [], page.dataPage as ArrayLike<unknown>, indexed ? dictionary : undefined, target, texts);
     done += count;
   }
@@ -230,12 +238,18 @@ function fill(
 ): void {
   const out = column.kind === 'string' ? column.codes : column.values;
   const all = levels.length === 0;
+  if (!all && levels.length < count) throw new Damaged(`a page has ${levels.length} definition levels for ${count} values`);
   let k = 0;
   for (let i = 0; i < count; i++) {
     if (!all && levels[i] !== 1) continue;
+    // A damaged page can say a value is present and not hold it, or index past its dictionary:
+    // without these checks the row would silently take 0, NaN or another row's text.
+    if (k >= values.length) throw new Damaged(`a page holds ${values.length} values where its levels say more are present`);
     const v = values[k++];
-    if (dictionary) out[at + i] = dictionary[v as number] as number;
-    else if (texts) out[at + i] = texts.codeOf(target.convert(v) as string);
+    if (dictionary) {
+      if (typeof v !== 'number' || v < 0 || v >= dictionary.length) throw new Damaged(`a dictionary index (${String(v)}) is outside the dictionary's ${dictionary.length} values`);
+      out[at + i] = dictionary[v] as number;
+    } else if (texts) out[at + i] = texts.codeOf(target.convert(v) as string);
     else out[at + i] = target.convert(v) as number;
   }
 }
@@ -254,17 +268,36 @@ function readPageV1(lib: ReaderLib, body: Uint8Array, count: number, encoding: s
   let levels: Uint8Array = new Uint8Array(0);
   let present = count;
   if (lib.schema.getMaxDefinitionLevel(decode.schemaPath) === 1) {
+    if (body.length < 4) throw new Damaged('a page is too short for its definition levels');
     const length = view.getUint32(0, true);
+    if (4 + length > body.length) throw new Damaged(`a page's definition levels claim ${length} bytes, past the end of the page`);
     levels = new Uint8Array(count);
     unpackHybrid(body, 4, 4 + length, 1, levels, count);
     present = 0;
     for (let i = 0; i < count; i++) present += levels[i]!;
     at = 4 + length;
   }
-  if (!indexed) return { definitionLevels: levels, dataPage: lib.readPlain({ view, offset: at }, decode.type, present, decode.element.type_length) };
+  if (!indexed) return { definitionLevels: levels, dataPage: readPlainExactly(lib, body, at, decode.type, present, decode.element.type_length) };
   const indices = new Int32Array(present);
-  if (present > 0) unpackHybrid(body, at + 1, body.length, body[at]!, indices, present);
+  if (present > 0) {
+    const width = body[at];
+    if (width === undefined || width > 32) throw new Damaged(`a page's dictionary indices have a bit width of ${String(width)}`);
+    unpackHybrid(body, at + 1, body.length, width, indices, present);
+  }
   return { definitionLevels: levels, dataPage: indices };
+}
+
+/**
+ * `count` PLAIN values from `bytes[at...]`, which they must fill exactly. hyparquet's readPlain
+ * views the whole file's buffer, so values claimed past the page would be read from the next page's
+ * bytes; and a page whose levels were damaged (an optional column read as required) has bytes left
+ * over. Either way the values would be wrong without a word.
+ */
+function readPlainExactly(lib: ReaderLib, bytes: Uint8Array, at: number, type: ColumnDecoder['type'], count: number, typeLength: number | undefined): unknown {
+  const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: at };
+  const values = lib.readPlain(reader, type, count, typeLength);
+  if (reader.offset !== bytes.length) throw new Damaged(`a page's ${count} values take ${reader.offset - at} bytes, and the page holds ${bytes.length - at}`);
+  return values;
 }
 
 /**

@@ -14,13 +14,16 @@
  * under a second.
  */
 import type { Writer } from 'hyparquet-writer';
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { ColumnChunk, DecodedArray, Encoding, FileMetaData, PageHeader, ParquetType, RowGroup, SchemaElement } from 'hyparquet';
 import { DataError, UsageError } from '../errors.js';
 import { BOOL_NULL, FrameTable, INT_NULL, scanOf, takeColumnAt, type FrameColumn, type FrameMeta, type TableScan } from '../frames/frame-table.js';
 import { textColumn } from '../frames/string-dictionary.js';
 import { writeFileAtomically } from './atomic-file.js';
+import { crc32 } from './crc32.js';
 import { encodeChunk, type Codec, type EncodedChunk, type TextDictionary } from './parquet-chunks.js';
+import { asParquetError, checkColumnChunks, fromParquetFooter, type ParquetSource } from './parquet-footer.js';
 import { assertReadableCodecs, kindOf, readColumns as readFlat } from './parquet-read.js';
 import { bitWidthOf, PageScratch, rowWidthOf } from './parquet-pages.js';
 import { shareWork } from './parquet-workers.js';
@@ -225,10 +228,14 @@ async function writeTable(table: FrameTable<object, FrameMeta>, options: Parquet
   writer.finish();
 }
 
-/** Appends a page (its header, then its body); returns its uncompressed size, header included. */
+/**
+ * Appends a page (its header, then its body); returns its uncompressed size, header included. The
+ * header carries the CRC-32 of the body (Parquet's optional page checksum, a signed i32): a reader
+ * that checks it, ours among them, finds a damaged page instead of reading wrong values.
+ */
 function appendPage(writer: Writer, raw: number, body: Uint8Array, header: Omit<PageHeader, 'uncompressed_page_size' | 'compressed_page_size'>): number {
   const bytes = new lib.ByteWriter(64);
-  lib.writePageHeader(bytes, { ...header, uncompressed_page_size: raw, compressed_page_size: body.length } as PageHeader);
+  lib.writePageHeader(bytes, { ...header, uncompressed_page_size: raw, compressed_page_size: body.length, crc: crc32(body) | 0 } as PageHeader);
   writer.appendBytes(bytes.getBytes());
   writer.appendBytes(body);
   return bytes.offset + raw;
@@ -317,61 +324,134 @@ function topLevel(schema: readonly SchemaElement[]): SchemaElement[] {
   return out;
 }
 
+/** The table's meta as written by `toParquet`, or a plain one when it is not ours or is damaged. */
+function metaOf(text: string | undefined): FrameMeta {
+  const plain: FrameMeta = { source: 'parquet', notes: [] };
+  if (text === undefined) return plain;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    // Only a meta of the shape FrameMeta promises: a damaged one must not break the table's methods later.
+    const ok = typeof parsed === 'object' && parsed !== null && typeof (parsed as FrameMeta).source === 'string' && Array.isArray((parsed as FrameMeta).notes) && (parsed as FrameMeta).notes.every((n) => typeof n === 'string');
+    return ok ? (parsed as FrameMeta) : plain;
+  } catch {
+    return plain;
+  }
+}
+
+export interface ParquetReadOptions {
+  /** The columns to read (default: all), in this order. */
+  columns?: readonly string[];
+}
+
 /**
  * A Parquet file's bytes as a table (read with hyparquet, the writer's companion library): INT32 as
  * `int`, INT64, FLOAT, DOUBLE and decimals as `float`, BOOLEAN as `bool`, UTF-8 text as `string`,
  * timestamps and dates as `date`; nulls as missing values. Nested or binary columns are a
  * `DataError` naming them (select the others with `columns`).
  *
+ * Every count in the file's footer and page headers is checked against its bytes before anything
+ * is allocated (`parquet-footer.ts`): a damaged or crafted file is a `DataError` saying what is
+ * wrong, and the memory a read takes stays bounded by the file's size.
+ *
  * @example
  * const table = await fromParquet(await toParquet(table0)); // the same columns, kinds and values
  */
-export async function fromParquet(bytes: Uint8Array, options: { columns?: readonly string[] } = {}): Promise<FrameTable> {
-  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  const { parquetMetadata, parquetRead } = await import('hyparquet');
-  const metadata = parquetMetadata(buffer);
+export async function fromParquet(bytes: Uint8Array, options: ParquetReadOptions = {}): Promise<FrameTable> {
+  if (!(bytes instanceof Uint8Array)) throw new UsageError(`fromParquet takes a Parquet file's bytes (a Uint8Array or Buffer); got ${bytes === null ? 'null' : typeof bytes}.`, { hint: 'To read a file by its path, use readParquet(path).' });
+  return readTable(bytes, options, undefined);
+}
+
+async function readTable(bytes: Uint8Array, options: ParquetReadOptions, file: ParquetSource): Promise<FrameTable> {
+  const layout = await fromParquetFooter(bytes, file);
+  const { metadata } = layout;
   const leaves = topLevel(metadata.schema);
   const names = options.columns ? [...options.columns] : leaves.map((e) => e.name);
   const unknown = names.filter((name) => !leaves.some((e) => e.name === name));
-  if (unknown.length > 0) throw new DataError('The Parquet file has no such column.', unknown, leaves.map((e) => e.name));
+  if (unknown.length > 0) throw new DataError(`The Parquet ${file === undefined ? 'data has' : `file ${file} has`} no such column.`, unknown, leaves.map((e) => e.name));
   const kinds = names.map((name) => kindOf(leaves.find((e) => e.name === name)!));
   const unsupported = names.filter((_, i) => kinds[i] === undefined);
   if (unsupported.length > 0) throw new DataError('These Parquet columns are nested or binary: a table holds numbers, text, booleans and dates.', unsupported, names.filter((_, i) => kinds[i] !== undefined));
   const n = Number(metadata.num_rows);
-  assertReadableCodecs(metadata, names);
-  const columns = await readFlat(buffer, metadata, names);
-  // Columns outside what the typed reader covers (nested, decimal, INT96...): hyparquet's general reader.
-  const others = names.filter((_, i) => columns[i] === undefined);
-  if (others.length > 0) {
-    const data = new Map<string, unknown[]>(others.map((name) => [name, new Array<unknown>(n)]));
-    await parquetRead({
-      file: buffer,
-      metadata,
-      columns: others,
-      onChunk: ({ columnName, columnData, rowStart, rowEnd }) => {
-        const out = data.get(columnName);
-        if (!out) return;
-        for (let i = rowStart; i < Math.min(rowEnd, n); i++) out[i] = columnData[i - rowStart];
-      },
-    });
-    names.forEach((name, i) => (columns[i] ??= columnFrom(kinds[i]!, data.get(name)!, n)));
-  }
-  const meta = metadata.key_value_metadata?.find((kv) => kv.key === 'brandscape.meta')?.value;
-  let parsed: FrameMeta = { source: 'parquet', notes: [] };
+  assertReadableCodecs(metadata, names, file);
+  const { parquetHeader } = await import('hyparquet/src/column.js');
+  // Before anything is sized from the footer: the memory the columns take, and every page header.
+  checkColumnChunks(bytes, layout, names, parquetHeader, file);
+  // Reading never writes to the bytes: they are used in place when they fill their buffer.
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+  const buffer = whole ? (bytes.buffer as ArrayBuffer) : (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
   try {
-    if (meta) parsed = JSON.parse(meta) as FrameMeta;
-  } catch {
-    // Not ours, or damaged: the table is still the file's.
+    const { parquetRead } = await import('hyparquet');
+    const columns = await readFlat(buffer, metadata, names, file);
+    // Columns outside what the typed reader covers (nested, decimal, INT96...): hyparquet's general reader.
+    const others = names.filter((_, i) => columns[i] === undefined);
+    if (others.length > 0) {
+      const data = new Map<string, unknown[]>(others.map((name) => [name, new Array<unknown>(n)]));
+      await parquetRead({
+        file: buffer,
+        metadata,
+        columns: others,
+        onChunk: ({ columnName, columnData, rowStart, rowEnd }) => {
+          const out = data.get(columnName);
+          if (!out) return;
+          for (let i = rowStart; i < Math.min(rowEnd, n); i++) out[i] = columnData[i - rowStart];
+        },
+      });
+      names.forEach((name, i) => (columns[i] ??= columnFrom(kinds[i]!, data.get(name)!, n)));
+    }
+    const meta = metaOf(metadata.key_value_metadata?.find((kv) => kv.key === 'brandscape.meta')?.value);
+    return new FrameTable(names.map((name, i) => [name, columns[i]!] as const), n, meta);
+  } catch (error) {
+    throw asParquetError(error, file);
   }
-  return new FrameTable(names.map((name, i) => [name, columns[i]!] as const), n, parsed);
 }
 
 /**
- * A Parquet file as a table (`fromParquet` of its bytes).
+ * The bytes of a file to read as Parquet, refusing what is not a regular file before reading: a
+ * FIFO or a device would block the read or never end (`/dev/zero`), a folder has no bytes. Opened
+ * non-blocking so that even a FIFO's open returns at once.
+ */
+async function loadParquetBytes(path: string): Promise<Uint8Array> {
+  if (typeof path !== 'string' || path === '') throw new UsageError('readParquet takes the path of a Parquet file; got an empty path.');
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'there is no such file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' ? 'a part of its path is not a folder' : `it could not be opened (${code ?? String(error)})`;
+    throw new UsageError(`Cannot read the Parquet file ${path}: ${why}.`, { hint: 'Check the path.', cause: error });
+  }
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw new UsageError(`Cannot read the Parquet file ${path}: it is a folder.`, { hint: 'Give the path of a .parquet file inside it.' });
+    if (!info.isFile()) {
+      const kind = info.isFIFO() ? 'a named pipe (FIFO)' : info.isCharacterDevice() || info.isBlockDevice() ? 'a device' : info.isSocket() ? 'a socket' : 'not a regular file';
+      throw new UsageError(`Cannot read the Parquet file ${path}: it is ${kind}, and a Parquet file is read from its end.`, { hint: 'Save the data to a regular file first, or pass its bytes to fromParquet.' });
+    }
+    // Exactly the size the file had when opened: a file that grows meanwhile cannot make the read grow.
+    const bytes = new Uint8Array(info.size);
+    let at = 0;
+    while (at < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, at, bytes.length - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    return at === bytes.length ? bytes : bytes.subarray(0, at);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`Cannot read the Parquet file ${path}: ${code === 'EISDIR' ? 'it is a folder' : `a read failed (${code ?? String(error)})`}.`, { cause: error });
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A Parquet file as a table (`fromParquet` of its bytes). A path that is missing, a folder, a FIFO
+ * or a device is a `UsageError`; a damaged file a `DataError` naming the path and what is wrong.
  *
  * @example
  * const table = await readParquet('brandscape.parquet');
  */
-export async function readParquet(path: string, options: { columns?: readonly string[] } = {}): Promise<FrameTable> {
-  return fromParquet(await readFile(path), options);
+export async function readParquet(path: string, options: ParquetReadOptions = {}): Promise<FrameTable> {
+  return readTable(await loadParquetBytes(path), options, path);
 }

@@ -2,11 +2,14 @@
  * Templates from text or objects (`fromTemplateText`, `defineTemplate`) and their parameters applied
  * (`resolveTemplate`). Pure: reading files is `loadTemplate`'s job.
  */
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { parseDocument as parseYamlDocument, YAMLError } from 'yaml';
 import type * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { TemplateError, fromZodIssues, type TemplateProblem } from './template-error.js';
+import { editDistance } from '../frames/resolve-brands.js';
 import { toCalendarYear } from './latest-year.js';
+import { documentProblems, scanJson, scanYaml, sizeProblem } from './template-bounds.js';
+import { TEMPLATE_LIMITS } from './template-limits.js';
 import { describe, parameterValueSchema, fromParameterText, parameterText, type ParameterType, type ParameterValue, type YearValue } from './template-params.js';
 import {
   OUTPUT_FORMATS,
@@ -109,6 +112,9 @@ function allowedKeys(input: unknown, path: readonly PropertyKey[]): readonly str
  * }, 'pillars');
  */
 export function defineTemplate(document: unknown, name = 'inline', source = 'inline'): Template {
+  // Bounds first: the schema checks below walk the document recursively.
+  const bounds = documentProblems(document);
+  if (bounds.length > 0) throw new TemplateError(source, bounds);
   const parsed = templateFileSchema.safeParse(document);
   if (!parsed.success) throw new TemplateError(source, fromZodIssues(parsed.error.issues, { input: document, allowedKeys: (p) => allowedKeys(document, p) }));
   const problems: TemplateProblem[] = [];
@@ -148,13 +154,19 @@ export function defineTemplate(document: unknown, name = 'inline', source = 'inl
  */
 export function fromTemplateText(text: string, options: { name: string; source?: string; format?: 'json' | 'yaml' }): Template {
   const source = options.source ?? options.name;
+  const json = options.format === 'json';
+  // Size and nesting before parsing: both parsers recurse once per level (see template-bounds.ts).
+  const before = sizeProblem(text) ?? (json ? scanJson(text) : scanYaml(text));
+  if (before) throw new TemplateError(source, [before]);
   let document: unknown;
   try {
-    document = options.format === 'json' ? JSON.parse(text) : parseYaml(text, { prettyErrors: true, uniqueKeys: true });
+    document = json ? JSON.parse(text) : fromYaml(text);
   } catch (error) {
-    const where = error instanceof YAMLParseError && error.linePos?.[0] ? `line ${error.linePos[0].line}, column ${error.linePos[0].col}` : '';
+    const where = error instanceof YAMLError && error.linePos?.[0] ? `line ${error.linePos[0].line}, column ${error.linePos[0].col}` : '';
     const detail = error instanceof Error ? error.message.split('\n')[0]! : String(error);
-    throw new TemplateError(source, [{ path: where, message: `not valid ${options.format === 'json' ? 'JSON' : 'YAML'}: ${detail}` }]);
+    // The scan above estimates nesting; the parser's own overflow is said as the limit it is.
+    if (/Maximum call stack size exceeded/.test(detail)) throw new TemplateError(source, [{ path: where, message: `nested too deeply; a template nests at most ${TEMPLATE_LIMITS.depth} levels` }]);
+    throw new TemplateError(source, [{ path: where, message: `not valid ${json ? 'JSON' : 'YAML'}: ${detail}` }]);
   }
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new TemplateError(source, [{ path: '', message: `expected a template (an object with title, data and sections), got ${describe(document)}` }]);
@@ -162,13 +174,30 @@ export function fromTemplateText(text: string, options: { name: string; source?:
   return defineTemplate(document, options.name, source);
 }
 
+/**
+ * A YAML document's value. YAML's warnings are problems too: a template has no use for tags
+ * (`!!js/function`, `!!binary`), and the parser would print its warning on the process's stderr,
+ * past the command line's own (and raw: with the template's text in it).
+ */
+function fromYaml(text: string): unknown {
+  const doc = parseYamlDocument(text, { prettyErrors: true, uniqueKeys: true, logLevel: 'silent' });
+  const [problem] = [...doc.errors, ...doc.warnings];
+  if (problem) throw problem;
+  return doc.toJS({ maxAliasCount: 100 });
+}
+
 /** `-p key=value` pairs as a record, with a usage error for text that is not `key=value`. */
 export function fromParameterPairs(pairs: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`-p takes KEY=VALUE, got '${pair}'.`, { hint: "For example -p markets=GB,DE,FR -p year=2024." });
-    out[pair.slice(0, eq).trim()] = pair.slice(eq + 1);
+    if (eq <= 0) throw new UsageError(`-p takes KEY=VALUE, got ${describe(pair)}.`, { hint: "For example -p markets=GB,DE,FR -p year=2024." });
+    const key = pair.slice(0, eq).trim();
+    // A second value would silently replace the first (-p markets=GB -p markets=DE is DE only).
+    if (Object.hasOwn(out, key)) {
+      throw new UsageError(`-p ${describe(key).slice(1, -1)} is given twice.`, { hint: `Give it once; a list takes its values comma-separated (-p ${key.slice(0, 40)}=A,B).` });
+    }
+    out[key] = pair.slice(eq + 1);
   }
   return out;
 }
@@ -240,7 +269,11 @@ export function resolveTemplate(template: Template, overrides: Readonly<Record<s
   const parameters: ResolvedParameter[] = [];
   for (const key of Object.keys(overrides)) {
     if (!(key in template.parameters)) {
-      problems.push({ path: `-p ${key}`, message: `unknown parameter; ${names.length > 0 ? `parameters of ${template.name}: ${names.join(', ')}` : `${template.name} has no parameters`}` });
+      // The name as given, cut short: it is text from the command line, of any length.
+      const shown = key.length > 40 ? `${key.slice(0, 40)}…` : key;
+      const near = names.filter((n) => n === key.toLowerCase() || editDistance(n, key.toLowerCase()) <= (n.length >= 6 ? 2 : 1));
+      const guess = near.length > 0 ? `did you mean ${near.join(' or ')}? ` : '';
+      problems.push({ path: `-p ${shown}`, message: `unknown parameter; ${guess}${names.length > 0 ? `parameters of ${template.name}: ${names.join(', ')}` : `${template.name} has no parameters`}` });
     }
   }
   for (const [name, spec] of Object.entries(template.parameters)) {
@@ -270,13 +303,7 @@ export function resolveTemplate(template: Template, overrides: Readonly<Record<s
       ...fromZodIssues(parsed.error.issues, {
         input: document,
         allowedKeys: (p) => allowedKeys(document, p),
-        parameterAt: (p) => {
-          for (let n = p.length; n > 0; n--) {
-            const name = origins.get(pathKey(p.slice(0, n)));
-            if (name !== undefined) return name;
-          }
-          return undefined;
-        },
+        parameterAt: (p) => originOf(origins, p),
       }),
     );
   }
@@ -297,7 +324,7 @@ export function resolveTemplate(template: Template, overrides: Readonly<Record<s
   // File-name tokens are filled when the report is written ({date}, {time}); checked here.
   fillTokens(outputName, new Map([...tokens, ['template', ''], ['date', ''], ['time', '']]), 'output.name', problems);
   if (problems.length > 0) throw new TemplateError(template.source, problems);
-  return {
+  const resolved: ResolvedTemplate = {
     name: template.name,
     source: template.source,
     title,
@@ -307,6 +334,39 @@ export function resolveTemplate(template: Template, overrides: Readonly<Record<s
     sections,
     output: { name: outputName, formats: parsed.data.output?.formats ?? [...OUTPUT_FORMATS] },
   };
+  // The file name, checked now with stand-ins of the same lengths for what only the run knows
+  // (the date, the time, the year `latest` is): a name that would leave the output folder or
+  // exceed the file system's limit stops the report before anything is loaded.
+  const used = [...outputName.matchAll(/\{([a-z][a-z0-9_]*)\}/g)].map((m) => m[1]!).filter((t) => parameters.some((p) => p.name === t));
+  const origin = used.length > 0 ? ` (from parameter${used.length > 1 ? 's' : ''} ${used.map((u) => `'${u}'`).join(', ')})` : '';
+  const problem = fileNameProblem(filledOutputName(resolved, STAND_IN.at, STAND_IN.latest), origin);
+  if (problem !== undefined) throw new TemplateError(template.source, [{ path: 'output.name', message: problem }]);
+  ORIGINS.set(resolved, origins);
+  return resolved;
+}
+
+/** Where each substituted value of a resolved template came from (`resolveTemplate` records it). */
+const ORIGINS = new WeakMap<ResolvedTemplate, ReadonlyMap<string, string>>();
+
+/**
+ * The parameter a value of a resolved template came from (`data.markets[0]` from `markets`), for
+ * messages about values only the service can check; undefined for values written in the template.
+ *
+ * @example
+ * parameterAt(resolved, ['sections', 1, 'market']); // 'focus_market'
+ */
+export function parameterAt(template: ResolvedTemplate, path: readonly PropertyKey[]): string | undefined {
+  const origins = ORIGINS.get(template);
+  return origins ? originOf(origins, path) : undefined;
+}
+
+/** The parameter of the nearest enclosing path that was substituted, if any. */
+function originOf(origins: ReadonlyMap<string, string>, path: readonly PropertyKey[]): string | undefined {
+  for (let n = path.length; n > 0; n--) {
+    const name = origins.get(pathKey(path.slice(0, n)));
+    if (name !== undefined) return name;
+  }
+  return undefined;
 }
 
 const isDataToken = (type: ParameterType, value: ParameterValue) =>
@@ -317,6 +377,18 @@ export function yearsText(years: readonly number[]): string {
   const sorted = [...new Set(years)].sort((a, b) => a - b);
   const consecutive = sorted.length > 2 && sorted.every((y, i) => i === 0 || y === sorted[i - 1]! + 1);
   return consecutive ? `${sorted[0]}–${sorted[sorted.length - 1]}` : sorted.join(', ');
+}
+
+/** `1990–2018, 2026–2100`: years with runs of three or more as ranges, for lists of any length. */
+export function yearRangesText(years: readonly number[]): string {
+  const sorted = [...new Set(years)].sort((a, b) => a - b);
+  const runs: number[][] = [];
+  for (const y of sorted) {
+    const run = runs[runs.length - 1];
+    if (run && y === run[run.length - 1]! + 1) run.push(y);
+    else runs.push([y]);
+  }
+  return runs.map((r) => (r.length > 2 ? `${r[0]}–${r[r.length - 1]}` : r.join(', '))).join(', ');
 }
 
 /**
@@ -340,6 +412,68 @@ export function fillDataTokens(text: string, parameters: readonly ResolvedParame
     return yearsText(values.map((v) => toCalendarYear(v, data.latest)));
   });
 }
+
+/**
+ * What makes a file name unusable for a report, or undefined: a name must stay in the output
+ * folder (no folders in it, not empty, not `.` or `..`) and fit the file system's limit on a
+ * name's bytes, with its extension and the temporary name it is written under first.
+ */
+export function fileNameProblem(name: string, origin = ''): string | undefined {
+  const shown = `${describe(name)}${origin}`;
+  if (/[/\\]/.test(name)) return `the file name ${shown} has a folder in it ('/' or '\\'); an output name is a file name in the output folder`;
+  if (name.includes('\u0000')) return `the file name ${shown} has a NUL character in it, which no file name can hold`;
+  if (/^\.+$/.test(name)) return `the file name ${shown} is only dots ('.' and '..' name folders, not files); give the name text (e.g. '{template}-{date}')`;
+  const safe = safeName(name);
+  if (safe === '') return `the file name ${shown} is empty${name === '' ? '' : ' once the characters a file name cannot start with or hold are left out'}; give the name text (e.g. '{template}-{date}')`;
+  const bytes = Buffer.byteLength(safe, 'utf8');
+  const limit = TEMPLATE_LIMITS.outputNameBytes;
+  if (bytes > limit) return `the file name ${shown} is ${bytes} bytes long (UTF-8); an output name is at most ${limit} bytes, to fit the file system's 255 with its extension and the temporary name it is written under first`;
+  return undefined;
+}
+
+/**
+ * A file name made portable: characters that Windows or a shell trip over become `-` (`a:b`,
+ * spaces), control characters go, and so do leading dots (no hidden files). Folders, NUL and
+ * over-long names are not repaired but refused (`fileNameProblem`).
+ */
+const safeName = (text: string) =>
+  text
+    .replace(/[:*?"<>|\u0001-\u001f\u007f]+/g, '-')
+    .replace(/\s+/g, '-')
+    .replace(/^\.+/, '');
+
+/**
+ * The output file name (without extension) from the template's pattern: `{template}`, `{date}`
+ * (YYYY-MM-DD), `{time}` (HHMMSS, UTC) and any `{parameter}` (lists joined with `-`).
+ *
+ * @throws UsageError when the name would be unusable (see `resolveTemplate`, which refuses such a
+ * template before anything is loaded).
+ * @example
+ * outputName(resolved, new Date('2026-11-24T09:30:00Z'), 2025); // 'cross-market-brand-health-2025-2026-11-24'
+ */
+export function outputName(template: ResolvedTemplate, at: Date, latest: number): string {
+  const name = filledOutputName(template, at, latest);
+  const problem = fileNameProblem(name);
+  if (problem !== undefined) throw new UsageError(`The output name of ${template.name}: ${problem}.`, { hint: 'Change output.name in the template or the parameter it uses.' });
+  return safeName(name);
+}
+
+/** The output name's pattern with its tokens filled, not yet checked or made portable. */
+function filledOutputName(template: ResolvedTemplate, at: Date, latest: number): string {
+  const iso = at.toISOString();
+  const tokens = new Map<string, string>([
+    ['template', template.name],
+    ['date', iso.slice(0, 10)],
+    ['time', iso.slice(11, 19).replace(/:/g, '')],
+    ...template.parameters.map((p) => [p.name, Array.isArray(p.value) ? p.value.map(String).join('-') : parameterText(p.value)] as [string, string]),
+  ]);
+  // Year parameters as calendar years (`latest` is 2025 in the name, not the word).
+  const named = fillDataTokens(template.output.name, template.parameters, { latest }).replace(/–/g, '-').replace(/, | and /g, '-');
+  return named.replace(/\{([a-z][a-z0-9_]*)\}/g, (whole, token: string) => tokens.get(token) ?? whole);
+}
+
+/** What the output name's check fills for what only the run knows: a date, a time, a year of the same lengths. */
+const STAND_IN = { at: new Date('2000-01-01T00:00:00Z'), latest: 2000 };
 
 /** What a section needs from the rest of the template (checked before anything is loaded). */
 function coherenceProblems(data: DataSpec, sections: readonly SectionSpec[]): TemplateProblem[] {

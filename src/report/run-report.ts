@@ -7,15 +7,14 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, readFile, stat, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { FetchAllOptions } from '../client/brandscape-client.js';
 import { UsageError } from '../errors.js';
 import { stageFile, toOutputError, writeFileAtomically, type StagedFile } from './atomic-file.js';
 import { buildReport } from './build-report.js';
 import { loadReportData, loadStudyContext, type StudyStamp } from './load-report-data.js';
 import type { ReportSpec } from './report-spec.js';
-import { fillDataTokens, resolveTemplate, type ResolvedTemplate, type Template } from './resolve-template.js';
-import { parameterText } from './template-params.js';
+import { outputName, resolveTemplate, type ResolvedTemplate, type Template } from './resolve-template.js';
 import type { OutputFormat } from './template-schema.js';
 import { writeHtmlFile } from './write-html.js';
 import { writeXlsxFile } from './write-xlsx.js';
@@ -34,7 +33,7 @@ export interface RunReportOptions {
   signal?: AbortSignal;
   /** Progress of the brandscape rows' load. */
   onProgress?: FetchAllOptions['onProgress'];
-  /** Told of each step (`Loading data`, `Writing ...`), for a log or a progress line. */
+  /** Told of each step (`Checking the template against the service, then loading data`, `Writing ...`), for a log or a progress line. */
   onStage?: (message: string) => void;
   /** True when the client talks to an embedded emulator (the About sheet says so). */
   emulated?: boolean;
@@ -64,34 +63,19 @@ interface RunState {
   readonly studies: readonly StudyStamp[];
 }
 
+/** Bytes a file system allows in one file name (ext4, XFS, APFS). */
+const MAX_FILE_NAME_BYTES = 255;
+/** Bytes the temporary name of a file adds to its name: `.` + `.<pid>.<8 hex>.partial` (stageFile). */
+const TEMP_NAME_BYTES = 1 + 1 + 10 + 1 + 8 + 8;
+
 /** The state file of a template's runs in an output folder. */
 export const stateFileOf = (outDir: string, template: string) => join(outDir, `.${template}.last-run.json`);
 
 const definitionHash = (t: ResolvedTemplate) =>
   createHash('sha256').update(JSON.stringify({ title: t.title, data: t.data, sections: t.sections, output: t.output, parameters: t.parameters.map((p) => [p.name, p.value]) })).digest('hex');
 
-/** A file name made safe: no folders, no characters file systems refuse. */
-const safeName = (text: string) => text.replace(/[/\\:*?"<>|\u0000-\u001f]+/g, '-').replace(/\s+/g, '-').replace(/^\.+/, '').slice(0, 180);
-
-/**
- * The output file name (without extension) from the template's pattern: `{template}`, `{date}`
- * (YYYY-MM-DD), `{time}` (HHMMSS, UTC) and any `{parameter}` (lists joined with `-`).
- *
- * @example
- * outputName(resolved, new Date('2026-11-24T09:30:00Z'), 2025); // 'cross-market-brand-health-2025-2026-11-24'
- */
-export function outputName(template: ResolvedTemplate, at: Date, latest: number): string {
-  const iso = at.toISOString();
-  const tokens = new Map<string, string>([
-    ['template', template.name],
-    ['date', iso.slice(0, 10)],
-    ['time', iso.slice(11, 19).replace(/:/g, '')],
-    ...template.parameters.map((p) => [p.name, Array.isArray(p.value) ? p.value.map(String).join('-') : parameterText(p.value)] as [string, string]),
-  ]);
-  // Year parameters as calendar years (`latest` is 2025 in the name, not the word).
-  const named = fillDataTokens(template.output.name, template.parameters, { latest }).replace(/–/g, '-').replace(/, | and /g, '-');
-  return safeName(named.replace(/\{([a-z][a-z0-9_]*)\}/g, (whole, name: string) => tokens.get(name) ?? whole));
-}
+/** The output file name of a run: see `outputName` (its checks are made by `resolveTemplate`). */
+export { outputName } from './resolve-template.js';
 
 /** Checks, before any request, that the output folder exists and can be written. */
 export async function checkOutputDir(dir: string): Promise<void> {
@@ -136,6 +120,13 @@ export async function runReport(client: Client, template: Template, options: Run
   const formats = options.formats ?? resolved.output.formats;
   const stage = options.onStage ?? (() => {});
   const statePath = stateFileOf(outDir, resolved.name);
+  // The state file is named after the template (whose own file name fits the file system): with
+  // its affixes and the temporary name it is written under, a very long template name would not.
+  if (Buffer.byteLength(basename(statePath), 'utf8') + TEMP_NAME_BYTES > MAX_FILE_NAME_BYTES) {
+    throw new UsageError(`The template name ${resolved.name.slice(0, 40)}… is too long for the file that records its runs (${basename(statePath).length} characters).`, {
+      hint: `Rename the template file: its name, with '.last-run.json' and a temporary suffix, must fit the file system's ${MAX_FILE_NAME_BYTES} bytes.`,
+    });
+  }
   const definition = definitionHash(resolved);
 
   if (options.sinceLastRun) {
@@ -150,7 +141,7 @@ export async function runReport(client: Client, template: Template, options: Run
     }
   }
 
-  stage('Loading data');
+  stage('Checking the template against the service, then loading data');
   const data = await loadReportData(client, resolved, {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -160,6 +151,9 @@ export async function runReport(client: Client, template: Template, options: Run
   stage('Building the report');
   const spec = buildReport(resolved, data, { generatedAt: at });
   const base = join(outDir, outputName(resolved, at, data.latestYear));
+  // `resolveTemplate` refused every name that could leave the folder; this says so once more
+  // where the path is made, so that no later change can write beside --out (site/out.html).
+  if (dirname(base) !== outDir) throw new UsageError(`The output name of ${resolved.name} would leave the output folder ${outDir}.`, { hint: 'Give output.name without folders.' });
   const staged: StagedFile[] = formats.map((f) => stageFile(`${base}.${f}`));
   try {
     for (const file of staged) {

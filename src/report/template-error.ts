@@ -25,7 +25,9 @@ export class TemplateError extends UsageError {
     const shown = problems.slice(0, 12).map((p) => (p.path ? `${p.path}: ${p.message}` : p.message));
     const more = problems.length > shown.length ? `\n  ... and ${problems.length - shown.length} more` : '';
     const lines = shown.length === 1 ? ` ${shown[0]!}` : `\n  ${shown.join('\n  ')}${more}`;
-    super(`Template ${template} cannot be used:${lines}`, {
+    // A full stop before the hint that follows, unless the last problem ends a sentence itself.
+    const end = /[.?!]$/.test(lines) ? '' : '.';
+    super(`Template ${template} cannot be used:${lines}${end}`, {
       hint: "Run 'brandscape templates show NAME' for a template's parameters, and see the README's template reference.",
     });
     this.template = template;

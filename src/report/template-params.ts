@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { UsageError } from '../errors.js';
+import { TEMPLATE_LIMITS, countText } from './template-limits.js';
 
 /** Values a year can take: a calendar year, `latest` or `latest-N` (resolved when the report runs). */
 export type YearValue = number | 'latest' | `latest-${number}`;
@@ -52,9 +53,12 @@ let values: ValueSchemas | undefined;
  */
 export function valueSchemas(): ValueSchemas {
   if (values) return values;
+  const notAYear = (issue: { input: unknown }) => `expected a year such as 2024, 'latest' or 'latest-1', got ${describe(issue.input)}`;
   const yearValue = z.union(
     [
-      z.number().int().min(1990).max(2100),
+      // Each check with the union's message: zod says a number's own failure ("Too big: expected
+      // number to be <=2100") rather than the union's.
+      z.number().int({ error: notAYear }).min(1990, { error: notAYear }).max(2100, { error: notAYear }),
       z.string().regex(YEAR_TEXT).transform((v) => v as Exclude<YearValue, number>),
     ],
     { error: (issue) => `expected a year such as 2024, 'latest' or 'latest-1', got ${describe(issue.input)}` },
@@ -67,22 +71,59 @@ export function valueSchemas(): ValueSchemas {
     .number({ error: (issue) => `expected an id (a whole number), got ${describe(issue.input)}` })
     .int({ error: (issue) => `expected an id (a whole number), got ${describe(issue.input)}` })
     .positive({ error: (issue) => `expected an id (a positive whole number), got ${describe(issue.input)}` });
-  const brandRef = z.union([positiveId, z.string().trim().min(1)], {
-    error: (issue) => `expected a brand id or name, got ${describe(issue.input)}`,
-  });
+  const brandRef = z.union(
+    [
+      positiveId,
+      z
+        .string()
+        .trim()
+        .min(1)
+        // A name this long is a mistake, not a search to send to the service (which refuses it as a
+        // service error, exit 3, after the round trip).
+        .max(TEMPLATE_LIMITS.brandName, {
+          error: (issue) => `a brand name is at most ${TEMPLATE_LIMITS.brandName} characters; got ${countText(String(issue.input).length)} (${describe(issue.input)})`,
+        }),
+    ],
+    { error: (issue) => `expected a brand id or name, got ${describe(issue.input)}` },
+  );
   return (values = { yearValue, marketCode, positiveId, brandRef });
 }
 
+/**
+ * A list of at least one item and at most `TEMPLATE_LIMITS.items`, each once: `GB,gb,DE` is two
+ * markets, not three columns of which two are the same.
+ */
 const nonEmpty = <T extends z.ZodType>(item: T, what: string) =>
-  z.array(item, { error: (issue) => `expected a list of ${what}, got ${describe(issue.input)}` }).min(1, { error: `the list of ${what} is empty; give at least one` });
+  z
+    .array(item, { error: (issue) => `expected a list of ${what}, got ${describe(issue.input)}` })
+    .min(1, { error: `the list of ${what} is empty; give at least one` })
+    .max(TEMPLATE_LIMITS.items, { error: (issue) => tooManyText(issue.input, what) })
+    .transform(unique);
+
+/** The items of a list, each once, in the order first given. */
+export function unique<T>(items: readonly T[]): T[] {
+  return [...new Set(items)];
+}
+
+/** The message of a list over `TEMPLATE_LIMITS.items`. */
+export function tooManyText(list: unknown, what: string): string {
+  const n = Array.isArray(list) ? list.length : 0;
+  return `a list of ${countText(n)} ${what}; a list holds at most ${countText(TEMPLATE_LIMITS.items)}`;
+}
+
+/** A text within `TEMPLATE_LIMITS.textLength`. */
+const textValue = (expected: string) =>
+  z
+    .string({ error: (issue) => `expected ${expected}, got ${describe(issue.input)}` })
+    .max(TEMPLATE_LIMITS.textLength, { error: (issue) => `a text of ${countText(String(issue.input).length)} characters; a text is at most ${countText(TEMPLATE_LIMITS.textLength)}` });
 
 type SchemaOf<T extends ParameterType> = z.ZodType<ParameterValues[T]>;
 const parameterSchemas = new Map<ParameterType, z.ZodType>();
 
 /** How each type's schema is made (see `parameterValueSchema`). */
 const MAKE_SCHEMA: { readonly [T in ParameterType]: () => SchemaOf<T> } = {
-  string: () => z.string({ error: (issue) => `expected text, got ${describe(issue.input)}` }),
-  strings: () => nonEmpty(z.string(), 'texts'),
+  string: () => textValue('text'),
+  strings: () => nonEmpty(textValue('text'), 'texts'),
   integer: () => z.number({ error: (issue) => `expected a whole number, got ${describe(issue.input)}` }).int({ error: (issue) => `expected a whole number, got ${describe(issue.input)}` }),
   number: () => z.number({ error: (issue) => `expected a number, got ${describe(issue.input)}` }).finite(),
   boolean: () => z.boolean({ error: (issue) => `expected true or false, got ${describe(issue.input)}` }),

@@ -9,13 +9,18 @@
  */
 import * as z from 'zod';
 import { SCORE_TYPES, type ScoreType } from '../schemas/score-types.js';
-import { PARAMETER_TYPES, describe, valueSchemas, type ParameterType, type ParameterValue } from './template-params.js';
+import { TEMPLATE_LIMITS } from './template-limits.js';
+import { PARAMETER_TYPES, describe, tooManyText, unique, valueSchemas, type ParameterType, type ParameterValue } from './template-params.js';
 
 const { brandRef, marketCode, positiveId, yearValue } = valueSchemas();
 
-/** A list that must not be empty. */
+/** A list that must not be empty, within the limit of items, each item once (`[GB, gb]` is one market). */
 const listOf = <T extends z.ZodType>(item: T, what: string) =>
-  z.array(item, { error: (issue) => `expected a list of ${what}, got ${describe(issue.input)}` }).min(1, { error: `the list of ${what} is empty; give at least one, or leave the key out` });
+  z
+    .array(item, { error: (issue) => `expected a list of ${what}, got ${describe(issue.input)}` })
+    .min(1, { error: `the list of ${what} is empty; give at least one, or leave the key out` })
+    .max(TEMPLATE_LIMITS.items, { error: (issue) => tooManyText(issue.input, what) })
+    .transform(unique);
 
 /** One of a fixed set of words, with a message that lists them. */
 const oneOf = <const T extends readonly [string, ...string[]]>(what: string, values: T) =>

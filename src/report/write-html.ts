@@ -8,6 +8,7 @@ import { writeFileAtomically } from './atomic-file.js';
 import { cellColours } from './cell-colours.js';
 import { formatCell } from './format-cell.js';
 import type { ReportSpec, ReportTable } from './report-spec.js';
+import { toXmlSafeSpec } from './xml-text.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 /** Text safe inside HTML elements and attributes. */
@@ -82,7 +83,10 @@ footer { color: var(--muted); font-size: 12px; padding: 24px; border-top: 1px so
  * @example
  * const html = await toHtml(spec);
  */
-export async function toHtml(spec: ReportSpec): Promise<string> {
+export async function toHtml(given: ReportSpec): Promise<string> {
+  // Every text of the page, once, where it is made: the inline SVG is XML, and neither it nor HTML
+  // can carry some characters (xml-text.ts). The tidy rows are not on the page.
+  const spec = toXmlSafeSpec(given, { data: false });
   const svgs = await Promise.all(spec.sections.map((s) => (s.chart ? renderSvg(s.chart) : Promise.resolve(undefined))));
   const sections = spec.sections
     .map((s, i) => {

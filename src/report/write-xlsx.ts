@@ -22,6 +22,7 @@ import { writeFileAtomically } from './atomic-file.js';
 import { SCALE_COLOURS, argbOf } from './cell-colours.js';
 import { excelNumberFormat, formatCell } from './format-cell.js';
 import type { ReportSection, ReportSpec, ReportTable } from './report-spec.js';
+import { toXmlSafeSpec } from './xml-text.js';
 
 export interface WriteXlsxOptions {
   /** Pixel density of the chart images (default 2: sharp on high-density screens and in print). */
@@ -248,10 +249,9 @@ function writeDataPlaceholder(wb: Workbook, table: ReportTable): Worksheet {
 }
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
-/** Text for XML: markup escaped, characters XML 1.0 cannot carry removed. */
+/** Text for the XML written here by hand: markup escaped (the spec's texts are XML-safe already). */
 function xmlText(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/[&<>]/g, (c) => XML_ESCAPES[c]!);
+  return text.replace(/[&<>]/g, (c) => XML_ESCAPES[c]!);
 }
 
 /** The parts of the placeholder sheet's XML the streamed sheet keeps. */
@@ -397,7 +397,9 @@ export async function writeXlsx(spec: ReportSpec, path: string, options: WriteXl
 }
 
 /** Writes the workbook straight to `file` (callers make it atomic: `writeXlsx`, `runReport`). */
-export async function writeXlsxFile(spec: ReportSpec, file: string, options: WriteXlsxOptions = {}): Promise<void> {
+export async function writeXlsxFile(given: ReportSpec, file: string, options: WriteXlsxOptions = {}): Promise<void> {
+  // Every text of the workbook, once, where it is made: XML cannot carry some characters (xml-text.ts).
+  const spec = toXmlSafeSpec(given);
   // exceljs is CommonJS: Node gives its exports as the default export (its types declare them as
   // named exports, which Node's export detection does not find).
   const ExcelJS = ((await import('exceljs')) as unknown as { default: typeof import('exceljs') }).default;
@@ -410,7 +412,10 @@ export async function writeXlsxFile(spec: ReportSpec, file: string, options: Wri
   wb.created = new Date(spec.generatedAt);
   wb.modified = new Date(spec.generatedAt);
   const withAbout = options.sheets?.about ?? true;
-  const withData = options.sheets?.data ?? true;
+  // A report without tidy rows (a comparison's spec: its long form is its table) has no Data
+  // sheet: the streamed sheet is built on a placeholder of the table's columns, and with none
+  // there is nothing to build it on (exceljs writes an empty <sheetData/>).
+  const withData = (options.sheets?.data ?? true) && spec.data.columns.length > 0;
   if (withAbout) writeAbout(wb, spec);
   const used = new Set(['about', 'data']);
   for (const [i, section] of spec.sections.entries()) await writeSection(wb, section, sheetName(`${section.index}. ${section.title}`, used), pngs[i]);

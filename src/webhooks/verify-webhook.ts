@@ -5,16 +5,20 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
+import { UsageError } from '../errors.js';
 
-/** The body of a webhook (§15.4); `action` only on data-change events. */
+/** The body of a webhook (§15.4); `action` only on data-change events, `format` only on audience exports (§16). */
 export const webhookEvent = z.object({
   action: z.enum(['create', 'update', 'delete']).optional(),
+  format: z.string().max(100).optional(),
   data: z.record(z.string(), z.unknown()).nullable().optional(),
-  type: z.string(),
-  url: z.string().optional(),
-  webhookDate: z.string().optional(),
+  // Bounded: these go into log lines and the replay guard's memory (the service sends a resource
+  // name, a URL, a date and a UUID).
+  type: z.string().max(100),
+  url: z.string().max(2048).optional(),
+  webhookDate: z.string().max(64).optional(),
   webhookTimestamp: z.number().int().optional(),
-  webhookId: z.string().min(1),
+  webhookId: z.string().min(1).max(200),
 });
 export type WebhookEvent = z.infer<typeof webhookEvent>;
 
@@ -40,8 +44,11 @@ const HEX_SIGNATURE = /^[0-9a-f]{64}$/;
  * if (verdict.ok) queue(verdict.event);
  */
 export function verifyWebhook(rawBody: Uint8Array, signature: string | undefined, options: VerifyWebhookOptions): WebhookVerdict {
+  if (typeof options.secret !== 'string' || options.secret === '') throw new UsageError('verifyWebhook needs the webhook secret (options.secret); got none.', { hint: 'Use the secret the service team gave for this webhook.' });
+  if (!(rawBody instanceof Uint8Array)) throw new UsageError('verifyWebhook checks the raw body as bytes (a Buffer or Uint8Array), as it arrived: parsed and re-serialised JSON would not match the signature.');
   const expected = createHmac('sha256', options.secret).update(rawBody).digest();
-  const given = signature?.trim().toLowerCase() ?? '';
+  // A header given twice arrives joined or as an array: either way, not one signature.
+  const given = typeof signature === 'string' ? signature.trim().toLowerCase() : '';
   // Compared as bytes of equal length, in constant time; a malformed header simply fails.
   if (!HEX_SIGNATURE.test(given) || !timingSafeEqual(Buffer.from(given, 'hex'), expected)) {
     return { ok: false, reason: 'signature', message: signature === undefined ? 'no BAV-Signature header' : 'BAV-Signature does not match the body' };

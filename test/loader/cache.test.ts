@@ -86,10 +86,10 @@ describe('on-disk cache', () => {
   });
 
   it('stores bodies with secrets redacted', async () => {
-    const cache = createDiskCache({ dir, ttlMs: 60_000 });
+    // The client's secrets, which it gives its cache (no other client's, and nothing global).
+    const { createSecrets } = await import('../../src/errors.js');
+    const cache = createDiskCache({ dir, ttlMs: 60_000, redact: createSecrets(['echoed-secret-value-123']).redact });
     const key = { service: 'http://x', credential: toCredentialId('some-token-value'), version: 'v2', path: 'brands', query: '' };
-    const { registerSecret } = await import('../../src/errors.js');
-    registerSecret('echoed-secret-value-123');
     await cache.set(key, '{"data":{"message":"token echoed-secret-value-123 refused"}}', { loadId: 'load-1' });
     expect(await cache.get(key)).toMatchObject({ body: '{"data":{"message":"token *** refused"}}', loadId: 'load-1' });
   });

@@ -90,6 +90,7 @@ const PROGRAM = `
 import { writeFile } from 'node:fs/promises';
 import { brandscapeTable, createClient, crossMarket, crossMarketHeatmap, loadComparisonInput, loadTemplate, renderPng, runReport } from 'brandscape-kit';
 import { createEmulator } from 'brandscape-kit/emulator';
+import { TOOLKIT_MCP_TOOLS } from 'brandscape-kit/mcp';
 
 const emulator = await createEmulator({ port: 0 });
 try {
@@ -101,7 +102,7 @@ try {
   await writeFile('heatmap.png', png);
   const report = await runReport(client, await loadTemplate('cross-market-brand-health'), { outDir: 'out', parameters: { markets: 'GB,DE', year: '2024' }, formats: ['xlsx'] });
   const distinctMarkets: number = new Set(markets.rows().map((r) => r.country_code)).size;
-  console.log(JSON.stringify({ ukRows: uk.length, ukColumns: uk.columnNames, comparisonRows: markets.length, markets: distinctMarkets, pngBytes: png.length, files: report.files }));
+  console.log(JSON.stringify({ ukRows: uk.length, ukColumns: uk.columnNames, comparisonRows: markets.length, markets: distinctMarkets, pngBytes: png.length, files: report.files, mcpTools: TOOLKIT_MCP_TOOLS.length }));
 } finally {
   await emulator.close();
 }
@@ -121,7 +122,9 @@ const CELL = `
 import { connect, crossMarket, display, loadComparisonInput, powerGrid, toTable } from 'brandscape-kit';
 import { createEmulator } from 'brandscape-kit/emulator';
 import { createClient } from 'brandscape-kit/client';
-export const used = [connect, crossMarket, display, loadComparisonInput, powerGrid, toTable, createEmulator, createClient];
+import { serveMcpHttp, serveMcpStdio, type ServeMcpHttpOptions } from 'brandscape-kit/mcp';
+export const used = [connect, crossMarket, display, loadComparisonInput, powerGrid, toTable, createEmulator, createClient, serveMcpHttp, serveMcpStdio];
+export const port: ServeMcpHttpOptions['port'] = 0;
 `;
 
 const DANFO_PROGRAM = `
@@ -200,7 +203,8 @@ describe('brandscape-kit installed into a plain project', () => {
   it('runs against the embedded emulator: brandscape data, a comparison, a PNG, a workbook another reader opens', async () => {
     const ran = await sh(process.execPath, ['out/program.js'], core());
     expect(ran.code, ran.stderr).toBe(0);
-    const result = JSON.parse(ran.stdout.trim().split('\n').pop()!) as { ukRows: number; ukColumns: string[]; comparisonRows: number; markets: number; pngBytes: number; files: string[] };
+    const result = JSON.parse(ran.stdout.trim().split('\n').pop()!) as { ukRows: number; ukColumns: string[]; comparisonRows: number; markets: number; pngBytes: number; files: string[]; mcpTools: number };
+    expect(result.mcpTools).toBe(9);
     expect(result.ukRows).toBeGreaterThan(100);
     expect(result.ukColumns).toEqual(expect.arrayContaining(['brand_name', 'esteem_rank', 'global_brand_name']));
     expect(result.markets).toBe(3);
@@ -215,6 +219,43 @@ describe('brandscape-kit installed into a plain project', () => {
     expect(sheets.map((s) => s.name)).toEqual(expect.arrayContaining(['About', 'Data']));
     expect(sheets.find((s) => s.name === 'Data')!.max_row).toBeGreaterThan(10);
   }, 5 * MINUTES);
+
+  it('serves MCP over stdio as an assistant starts it (npx brandscape mcp): initialize, then tools/list', async () => {
+    const child = spawn(join(core(), 'node_modules', '.bin', 'brandscape'), ['mcp'], { cwd: core(), env: userEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const answer = (id: number) =>
+      new Promise<{ id: number; result: Record<string, unknown> }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no answer ${id}: ${err}`)), 60_000);
+        const look = (d?: Buffer) => {
+          if (d) out += d.toString();
+          const line = out.split('\n').find((l) => l.includes(`"id":${id}`));
+          if (line) {
+            clearTimeout(timer);
+            child.stdout.off('data', look);
+            resolve(JSON.parse(line) as { id: number; result: Record<string, unknown> });
+          }
+        };
+        child.stdout.on('data', look);
+        look();
+      });
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    try {
+      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'installed-test', version: '1' } } });
+      const init = await answer(1);
+      expect(String(init.result['instructions'])).toContain('EMBEDDED EMULATOR');
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+      const list = await answer(2);
+      expect((list.result['tools'] as { name: string }[]).map((t) => t.name)).toContain('compare_brands');
+      // Nothing but protocol messages on stdout.
+      for (const line of out.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+    } finally {
+      child.stdin.end();
+      child.kill('SIGTERM');
+    }
+  }, 2 * MINUTES);
 
   it('fails toDanfo() without danfojs-node with the install step, overrides included', async () => {
     writeFileSync(join(core(), 'no-danfo.mjs'), NO_DANFO_SCRIPT);

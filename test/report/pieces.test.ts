@@ -68,7 +68,7 @@ describe('outputName', () => {
     const t = resolveTemplate(
       defineTemplate({
         title: 'x',
-        parameters: { year: { type: 'year', default: 'latest' }, markets: { type: 'markets', default: ['GB', 'DE'] }, label: { type: 'string', default: 'a/b c' } },
+        parameters: { year: { type: 'year', default: 'latest' }, markets: { type: 'markets', default: ['GB', 'DE'] }, label: { type: 'string', default: 'a:b c' } },
         data: { markets: '$markets', years: ['$year'] },
         sections: [{ kind: 'cross-market' }],
         output: { name: '{template}-{label}-{markets}-{year}-{date}T{time}' },

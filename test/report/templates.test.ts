@@ -228,3 +228,19 @@ describe('brandscape templates', () => {
     expect(broken.stderr).toMatch(/not valid JSON/);
   });
 });
+
+describe('the metric catalogue the toolkit knows offline', () => {
+  it('is the emulator\'s catalogue: every public group with its metric keys, in order', async () => {
+    const { createEmulator } = await import('../../src/emulator/index.js');
+    const { createClient } = await import('../../src/client/create-client.js');
+    const { KNOWN_METRIC_GROUPS } = await import('../../src/catalogue/metric-keys.js');
+    const emulator = await createEmulator({ port: 0 });
+    try {
+      const { columns } = await createClient({ baseUrl: emulator.url, token: emulator.token, env: {} }).metricCatalogue();
+      const served = Object.fromEntries([...columns.byGroup].filter(([, keys]) => keys.length > 0));
+      expect(served).toEqual(KNOWN_METRIC_GROUPS);
+    } finally {
+      await emulator.close();
+    }
+  });
+});

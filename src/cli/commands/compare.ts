@@ -24,7 +24,7 @@ import {
   type StagedFile,
 } from '../../report/compare-entry.js';
 import { fromArgv, toNumber } from '../args.js';
-import { EXIT, type CliIo } from '../io.js';
+import { EXIT, sgr, type CommandIo, type TerminalChunk } from '../io.js';
 import { csvCell, shownPath } from '../output.js';
 import { createProgressBar } from '../progress.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
@@ -149,12 +149,12 @@ function terminalTable(comparison: Comparison): ReportTable {
   };
 }
 
-/** The table with its title, what it shows, and the notes. */
-function tableText(comparison: Comparison, io: CliIo): string {
+/** The table with its title, what it shows, and the notes (colours as controls beside the text). */
+function tableText(comparison: Comparison, io: CommandIo): TerminalChunk {
   const colour = colourModeOf(io.stdout, io.env);
-  const bold = (t: string) => (colour ? `\u001b[1m${t}\u001b[22m` : t);
+  const title = colour ? [sgr(1), comparison.title, sgr(22)] : [comparison.title];
   const notes = comparison.notes.length === 0 ? '' : `\nNotes:\n${comparison.notes.map((n) => `- ${n}\n`).join('')}`;
-  return `${bold(comparison.title)}\n${comparison.summary}\n\n${toTerminalTable(terminalTable(comparison), { colour })}${notes}`;
+  return [...title, `\n${comparison.summary}\n\n`, ...toTerminalTable(terminalTable(comparison), { colour }), notes];
 }
 
 /** Writes every --out file to a temporary file, then moves them all into place (or none, on failure). */
@@ -185,7 +185,7 @@ async function writeOutputs(comparison: Comparison, outs: readonly { path: strin
   }
 }
 
-export async function runCompare(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCompare(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = fromArgv(
     'compare',
     argv,

@@ -5,11 +5,13 @@
 import { createEmulator, fromTokenArg, type EmulatorOptions } from '../../emulator/index.js';
 import { UsageError } from '../../client/index.js';
 import { fromArgv, toNumber } from '../args.js';
-import { EXIT, type CliIo } from '../io.js';
+import { EXIT, type CommandIo } from '../io.js';
 
 export const emulatorHelp = `Usage: brandscape emulator [options]
 
-Serves the embedded Brand Data Service emulator (seeded, realistic data; no account or network).
+Serves the embedded Brand Data Service emulator (seeded, realistic data; no account or network):
+the REST API under /api/v2 and the service's MCP servers (Streamable HTTP, the token as a bearer
+key) at /v1/bav, /v1/best-countries and /v1/futures.
 Prints the base URL on the first line of stdout and the token on the second. Stop with Ctrl-C.
 
 Options:
@@ -26,15 +28,17 @@ Options:
   --rate-window S       Window length in seconds (default 60)
   --webhook URL         Webhook subscriber, repeatable (needs --webhook-secret)
   --webhook-secret S    Secret for the webhook signatures
-  --webhook-events E    Comma-separated events to send (default all: Brand,Study)
+  --webhook-events E    Comma-separated events to send (default all: Brand,Study,Audience Export)
   --page-labels KIND    'number' (default) or 'string' labels in meta.links
   -h, --help            Show this help
 
 Admin routes (no token): GET /__emulator, GET /__emulator/requests, POST /__emulator/publish
-{"kind":"study"|"brands"}, POST|DELETE /__emulator/faults, GET /__emulator/webhooks.
+{"kind":"study"|"brands"}, POST /__emulator/export-audience {"audienceId":20,"format":2}
+(formats 1-4: audience_definition, bav_respondent_ids, audience_origin_respondent_ids,
+audience_origin_progressive_numbers), POST|DELETE /__emulator/faults, GET /__emulator/webhooks.
 `;
 
-export async function runEmulator(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runEmulator(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values } = fromArgv('emulator', argv, {
     port: { type: 'string' },
     host: { type: 'string' },
@@ -87,7 +91,9 @@ export async function runEmulator(argv: readonly string[], io: CliIo): Promise<n
   });
   io.stdout.write(`${emulator.url}\n`);
   io.stdout.write(`token: ${emulator.token}\n`);
-  io.stderr.write(`Brand Data Service emulator (seed ${options.seed}) at ${emulator.url}/api/v2. Try:\n  curl -H 'Authorization: Bearer ${emulator.token}' '${emulator.url}/api/v2/brands?per_page=5'\nPress Ctrl-C to stop.\n`);
+  io.stderr.write(
+    `Brand Data Service emulator (seed ${options.seed}) at ${emulator.url}/api/v2, MCP servers at ${emulator.url}/v1/bav, /v1/best-countries, /v1/futures. Try:\n  curl -H 'Authorization: Bearer ${emulator.token}' '${emulator.url}/api/v2/brands?per_page=5'\nPress Ctrl-C to stop.\n`,
+  );
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();
     else io.signal.addEventListener('abort', () => resolve(), { once: true });

@@ -5,7 +5,7 @@
  */
 import { UsageError, type BestCountriesQuery } from '../../client/index.js';
 import { checkOutputPath } from '../../report/atomic-file.js';
-import { EXIT, type CliIo } from '../io.js';
+import { EXIT, type CommandIo } from '../io.js';
 import { RECORD_EXTENSIONS, createRecordSink, toOutputFormat } from '../output.js';
 import { openService } from '../service.js';
 
@@ -24,7 +24,7 @@ const PAGED_OPTIONS = ['search', 'include', 'fields', 'metric-keys', 'metric-gro
 export async function fetchBestCountries(
   target: Pick<BestCountriesQuery, 'year' | 'dataType' | 'scoreType'>,
   values: Readonly<Record<string, string | boolean | string[] | undefined>>,
-  io: CliIo,
+  io: CommandIo,
 ): Promise<number> {
   const given = PAGED_OPTIONS.find((o) => values[o] !== undefined);
   if (given) throw new UsageError(`--${given} does not apply to Best Countries data (one unpaginated list).`, { hint: 'Use --filter country_codes=US,GB, --filter countries=<ids> and --sort.' });

@@ -16,7 +16,7 @@ import {
 import { resolve } from 'node:path';
 import { checkOutputPath } from '../../report/atomic-file.js';
 import { fromArgv, toNumber } from '../args.js';
-import { EXIT, type CliIo } from '../io.js';
+import { EXIT, type CommandIo } from '../io.js';
 import { RECORD_EXTENSIONS, createParquetSink, createRecordSink, toOutputFormat } from '../output.js';
 import { countText, createProgressBar } from '../progress.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
@@ -106,7 +106,7 @@ function toFilter(resource: ResourceName, pairs: readonly string[]): Record<stri
   return filter;
 }
 
-export async function runFetch(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runFetch(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = fromArgv(
     'fetch',
     argv,

@@ -1,6 +1,6 @@
 /** `brandscape health`: is the service up? Exit 0 up, 3 down, 4 permission problem. */
 import { fromArgv } from '../args.js';
-import { EXIT, type CliIo } from '../io.js';
+import { EXIT, type CommandIo } from '../io.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
 
 export const healthHelp = `Usage: brandscape health [--json]
@@ -17,7 +17,7 @@ ${SERVICE_HELP}
 Exit codes: 0 up, 3 down, 4 up with a permission problem, 2 usage error.
 `;
 
-export async function runHealth(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runHealth(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values } = fromArgv('health', argv, { ...SERVICE_OPTIONS, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
   if (values.help) {
     io.stdout.write(healthHelp);

@@ -6,7 +6,7 @@
 import { OUTPUT_FORMATS, UsageError, fromParameterPairs, loadTemplate, runReport, type OutputFormat } from '../../index.js';
 import { resolve } from 'node:path';
 import { fromArgv } from '../args.js';
-import { EXIT, type CliIo } from '../io.js';
+import { EXIT, type CommandIo } from '../io.js';
 import { shownPath } from '../output.js';
 import { createProgressBar } from '../progress.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
@@ -38,7 +38,7 @@ Examples:
 Exit codes: 0 written or up to date, 2 bad template or arguments, 3 service error, 1 other.
 `;
 
-export async function runReportCommand(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runReportCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = fromArgv(
     'report',
     argv,

@@ -2,27 +2,44 @@
  * `brandscape templates list | show NAME | validate FILE`: the report templates there are, what a
  * template asks for (its parameters and defaults), and whether a template file can be used.
  */
-import { PARAMETER_TYPES, UsageError, listTemplates, loadTemplate, parameterTextOf, resolveTemplate } from '../../index.js';
+import { PARAMETER_TYPES, TemplateError, UsageError, checkAgainstService, checkTemplateOffline, listTemplates, loadTemplate, parameterTextOf, resolveTemplate } from '../../index.js';
 import { fromArgv } from '../args.js';
-import { EXIT, type CliIo } from '../io.js';
+import { EXIT, type CommandIo } from '../io.js';
+import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
 
 export const templatesHelp = `Usage: brandscape templates list
        brandscape templates show NAME|FILE
-       brandscape templates validate FILE|NAME
+       brandscape templates validate FILE|NAME [--online]
 
 list       The templates found by name: the project's own (./templates/) and the toolkit's.
 show       A template's title, parameters (type, default, description), sections and outputs.
-validate   Checks a template file: its structure, its parameters' defaults, and every section
-           with the defaults applied. Exit 0 when it can be used; exit 2 with every problem
-           named by its path (e.g. sections[2].chart) otherwise.
+validate   Checks a template file: its structure, its parameters' defaults, every section
+           with the defaults applied, its output name, and its metric keys and groups against
+           the catalogue the toolkit knows. Exit 0 when it can be used, saying what only the
+           service can check (markets, years, brands, ids); exit 2 with every problem named by
+           its path (e.g. sections[2].chart) otherwise.
+           --online also checks those against the service, as 'brandscape report' does before
+           it loads any data (no data is loaded).
+
+Options of validate --online:
+${SERVICE_HELP}
 
 Parameter types: ${PARAMETER_TYPES.join(', ')}.
 
 Exit codes: 0 ok, 2 unknown template or a template that cannot be used.
 `;
 
-export async function runTemplates(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = fromArgv('templates', argv, { help: { type: 'boolean', short: 'h' } }, true);
+/** The host of a base URL, for a message (never a token or a path). */
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
+
+export async function runTemplates(argv: readonly string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = fromArgv('templates', argv, { ...SERVICE_OPTIONS, online: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, true);
   if (values.help) {
     io.stdout.write(templatesHelp);
     return EXIT.ok;
@@ -69,7 +86,22 @@ export async function runTemplates(argv: readonly string[], io: CliIo): Promise<
       if (target === undefined) throw new UsageError('templates validate takes a template file or name.');
       const template = await loadTemplate(target, { cwd: io.cwd });
       const resolved = resolveTemplate(template);
-      io.stdout.write(`${target}: valid (${resolved.sections.length} section${resolved.sections.length === 1 ? '' : 's'}; parameters: ${Object.keys(template.parameters).join(', ') || 'none'}).\n`);
+      const offline = checkTemplateOffline(resolved);
+      if (offline.problems.length > 0) throw new TemplateError(template.source, offline.problems);
+      const summary = `${resolved.sections.length} section${resolved.sections.length === 1 ? '' : 's'}; parameters: ${Object.keys(template.parameters).join(', ') || 'none'}`;
+      if (values.online) {
+        const service = await openService(io, values);
+        try {
+          await checkAgainstService(service.client, resolved, { signal: io.signal });
+        } finally {
+          await service.close();
+        }
+        io.stdout.write(`${target}: valid (${summary}), checked against the service at ${hostOf(service.client.baseUrl)}.\n`);
+        return EXIT.ok;
+      }
+      io.stdout.write(`${target}: valid (${summary}).\n`);
+      io.stdout.write(`Not checked offline (only the service knows; 'brandscape report' checks them before it loads any data, as does 'templates validate --online'):\n`);
+      for (const line of offline.unchecked) io.stdout.write(`  - ${line}\n`);
       return EXIT.ok;
     }
     default:

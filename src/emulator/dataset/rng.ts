@@ -129,3 +129,15 @@ export function createRng(seed: number): Rng {
   };
   return rng;
 }
+
+/**
+ * A UUID v4 (version nibble 4, variant 10xx) from hashes of the seed, a salt and two keys: random
+ * looking, unique in practice, and the same for the same inputs (respondent ids of exports and raw
+ * data are stable across runs of one seed).
+ */
+export function uuidV4Of(seed: number, salt: number, a: number, b: number): string {
+  const base = h4(seed, salt, a, b);
+  const hex = [0, 1, 2, 3].map((k) => h2(base, k + 1).toString(16).padStart(8, '0')).join('');
+  const variant = '89ab'[h2(base, 5) % 4] ?? '8';
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}

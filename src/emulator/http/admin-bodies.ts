@@ -5,6 +5,8 @@
  */
 import * as z from 'zod';
 import type { PublishRequest } from '../dataset/types.js';
+import { fromFormat, type AudienceExportRequest } from '../audience-export.js';
+import { AUDIENCE_EXPORT_FORMATS } from '../../schemas/audience-export.js';
 import { ApiError, badRequest } from './api-error.js';
 import type { FaultRule } from './faults.js';
 
@@ -69,6 +71,24 @@ export function fromFaultBody(body: unknown): FaultRule[] {
   }
   const rules = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
   return rules.map(({ times, ...rule }) => ({ ...defined(rule), ...(times === undefined ? {} : { times: times === 'all' || times === null ? Infinity : times }) }));
+}
+
+const exportBody = z.strictObject({
+  audienceId: id,
+  format: z.union([z.number().int(), z.string().max(64)]),
+  subscriber: z.string().min(1).max(2000).optional(),
+  user: z.string().min(1).max(100).optional(),
+  studyId: id.optional(),
+});
+
+/** The body of `POST /__emulator/export-audience`. */
+export function fromExportBody(body: unknown): AudienceExportRequest {
+  const usage = `export-audience takes {"audienceId": 20, "format": one of ${AUDIENCE_EXPORT_FORMATS.map((f, i) => `"${f}" (${i + 1})`).join(', ')}, "subscriber"?: "<webhook URL>", "user"?: "analyst", "studyId"?: 540}`;
+  const parsed = exportBody.safeParse(body);
+  if (!parsed.success) throw badRequest(`${usage}: ${problemText(parsed.error)}.`);
+  const format = fromFormat(parsed.data.format);
+  if (!format) throw badRequest(`${usage}: unknown format ${JSON.stringify(parsed.data.format)}.`);
+  return { ...defined(parsed.data), format };
 }
 
 /** Reads an admin body as JSON: 413 past `MAX_ADMIN_BODY`, 400 when it is not JSON. */

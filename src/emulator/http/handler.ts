@@ -7,7 +7,8 @@ import { RESOURCES, type ResourceName, ARCHETYPES_TOOL } from '../../catalogue/e
 import { PAGE_LIMITS, type ApiVersion } from '../../catalogue/page-limits.js';
 import type { Dataset, PublishRequest } from '../dataset/types.js';
 import type { WebhookSender } from '../webhooks.js';
-import { fromFaultBody, fromPublishBody, readAdminJson } from './admin-bodies.js';
+import { fromExportBody, fromFaultBody, fromPublishBody, readAdminJson } from './admin-bodies.js';
+import type { AudienceExportRequest } from '../audience-export.js';
 import { ApiError, notFound } from './api-error.js';
 import { getBrandscapeRow, listBrandscape } from './brandscape.js';
 import { runArchetypes } from './archetypes.js';
@@ -15,6 +16,9 @@ import { AUTO_LOGIN_SCOPE, autoLogin } from './auto-login.js';
 import { TOOLS, type ToolSlug } from '../../catalogue/tools.js';
 import { BEST_COUNTRIES_DATA_SCOPE, bestCountriesData } from './best-countries-data.js';
 import { runTool } from './tools.js';
+import { BEST_COUNTRIES_RAW } from '../../catalogue/best-countries.js';
+import { COUNTRY_INDICATORS } from '../../catalogue/country-indicators.js';
+import { bestCountriesRaw, countryIndicators } from './hidden-endpoints.js';
 import type { createAuth } from './auth.js';
 import { bindingOf, type Ctx } from './bindings.js';
 import type { Faults, FaultRule } from './faults.js';
@@ -97,12 +101,18 @@ interface Answer {
 type Route =
   | { resource: ResourceName | 'archetypes'; id?: string; parentId?: string }
   | { resource: 'tool'; slug: ToolSlug }
-  | { resource: 'best-countries-data'; segments: readonly string[] };
+  | { resource: 'best-countries-data'; segments: readonly string[] }
+  | { resource: 'best-countries-raw'; segments: readonly string[] }
+  | { resource: 'country-indicators'; countryId: string; yearId: string | undefined };
 
 function route(segments: string[]): Route {
   const [first = '', second, third, ...rest] = segments;
+  // `/best-countries/countries/raw/{year}` (§13.3), before the calculated data it would be read as.
+  if (first === 'best-countries' && second === 'countries' && third === 'raw') return { resource: 'best-countries-raw', segments: segments.slice(3) };
   // `/best-countries/countries/{year}/{dataType}/{scoreType}` (§13.2).
   if (first === 'best-countries' && second === 'countries') return { resource: 'best-countries-data', segments: segments.slice(2) };
+  // `/countries/{id}/indicators[/{yearId}]` (§11.12's sub-resources).
+  if (first === 'countries' && second !== undefined && third === 'indicators' && rest.length <= 1) return { resource: 'country-indicators', countryId: second, yearId: rest[0] };
   if (rest.length > 0) throw notFound(`No route /${segments.join('/')}.`);
   if (first === 'tools' && second === 'archetypes' && third === undefined) return { resource: 'archetypes' };
   // Slugs go to the tools, numeric ids to their metadata (§11.21's routing note).
@@ -122,6 +132,15 @@ function apiAnswer(state: HandlerState, version: ApiVersion, segments: string[],
   if (r.resource === 'tool' || r.resource === 'best-countries-data') {
     if (version === 'v1') throw notFound(`/${segments.join('/')} exists only in v2.`);
     const data = r.resource === 'tool' ? runTool(r.slug, url.searchParams, ctx, state.strictParams) : bestCountriesData(r.segments, url.searchParams, ctx, state.strictParams);
+    return { status: 200, body: JSON.stringify(data) };
+  }
+  if (r.resource === 'best-countries-raw' || r.resource === 'country-indicators') {
+    if (version === 'v1') throw notFound(`/${segments.join('/')} is emulated in v2 only.`);
+    const envelope = { origin: state.publicUrl(), labels: state.labels, ...(state.carryQueryInLinks ? { carriedQuery: carriedQuery(url.searchParams) } : {}) };
+    const data =
+      r.resource === 'best-countries-raw'
+        ? bestCountriesRaw(r.segments, url.searchParams, ctx, state.strictParams, envelope)
+        : countryIndicators(r.countryId, r.yearId, url.searchParams, ctx, state.strictParams, envelope);
     return { status: 200, body: JSON.stringify(data) };
   }
   const fieldsKey = r.resource === 'archetypes' ? '' : RESOURCES[r.resource].fieldsKey;
@@ -195,6 +214,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export interface AdminHooks {
   publish(request: PublishRequest): Promise<unknown>;
+  /** Starts an audience export's delivery; answers what was sent (the delivery goes on meanwhile). */
+  exportAudience(request: AudienceExportRequest): Promise<unknown>;
 }
 
 async function adminAnswer(state: HandlerState, req: IncomingMessage, path: string, hooks: AdminHooks): Promise<Answer> {
@@ -206,7 +227,9 @@ async function adminAnswer(state: HandlerState, req: IncomingMessage, path: stri
       seed: state.seed,
       as_of: state.ds.asOf,
       counts: { brands: state.ds.brands.length, studies: state.ds.studies.length, countries: state.ds.countries.length },
-      endpoints: ['GET /__emulator/requests', 'POST /__emulator/publish', 'POST /__emulator/faults', 'DELETE /__emulator/faults', 'GET /__emulator/webhooks'],
+      endpoints: ['GET /__emulator/requests', 'POST /__emulator/publish', 'POST /__emulator/export-audience', 'POST /__emulator/faults', 'DELETE /__emulator/faults', 'GET /__emulator/webhooks'],
+      // The service's MCP servers (Streamable HTTP, the token as a bearer key): see SERVICE.md.
+      mcp_servers: ['/v1/bav', '/v1/best-countries', '/v1/futures'],
     });
   }
   if (req.method === 'GET' && sub === '/requests') return json(200, { data: state.requests });
@@ -222,6 +245,9 @@ async function adminAnswer(state: HandlerState, req: IncomingMessage, path: stri
       if (error instanceof RangeError) throw new ApiError(409, error.message);
       throw error;
     }
+  }
+  if (req.method === 'POST' && sub === '/export-audience') {
+    return json(200, await hooks.exportAudience(fromExportBody(await readAdminJson(req))));
   }
   if (req.method === 'POST' && sub === '/faults') {
     const rules = fromFaultBody(await readAdminJson(req));
@@ -348,6 +374,8 @@ function scopeOf(segments: string[]): string | undefined {
     const r = route(segments);
     if (r.resource === 'tool') return TOOLS[r.slug].scope;
     if (r.resource === 'best-countries-data') return BEST_COUNTRIES_DATA_SCOPE;
+    if (r.resource === 'best-countries-raw') return BEST_COUNTRIES_RAW.scope;
+    if (r.resource === 'country-indicators') return COUNTRY_INDICATORS.scope;
     return r.resource === 'archetypes' ? ARCHETYPES_TOOL.scope : RESOURCES[r.resource].scope;
   } catch {
     return undefined;
