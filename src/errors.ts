@@ -29,11 +29,11 @@ export function redact(text: string, secrets: Iterable<string> = []): string {
 /** The secrets one client (or server) knows, and what it says with them masked. */
 export interface Secrets {
   /** Adds a secret (a token, or each token a provider returns); short or absent values are ignored. */
-  add(value: string | undefined): void;
+  add: (value: string | undefined) => void;
   /** `redact(text)` with these secrets. */
-  redact(text: string): string;
+  redact: (text: string) => string;
   /** The same error with these secrets masked in its message, hint and stack (other values pass). */
-  scrub<E>(error: E): E;
+  scrub: <E>(error: E) => E;
 }
 
 /**
