@@ -2,12 +2,13 @@
  * The architecture of `src/` as DESIGN.md draws it, checked on the import graph (every import,
  * type-only ones and `import()` calls included):
  *
- *   schemas <- catalogue <- client <- (frames, charts, report) <- index.ts <- cli
+ *   schemas <- catalogue <- client <- load <- (report, compare) <- index.ts <- cli
  *   loader <- client            (the loader knows pages, not URLs: nothing of client/)
  *   schemas, catalogue <- emulator   (never the client)
- *   frames <- charts <- report
+ *   frames <- load              (frames take data: the client calls that fill them are load/)
+ *   frames <- charts <- report <- compare   (compare: plan (pure) -> load -> shape (pure))
  *   client, charts, emulator <- notebook <- index.ts   (connect() starts an emulator lazily)
- *   client, frames, charts, report <- mcp <- cli        (brandscape-kit/mcp: never the emulator)
+ *   client, frames, charts, report, load, compare <- mcp <- cli   (brandscape-kit/mcp: never the emulator)
  *   emulator/mcp/ (the service's MCP servers) stays within the emulator's imports
  *
  * No file imports itself through others; the CLI imports only the public entry points (the files
@@ -48,9 +49,17 @@ const RULES: LayerRules = {
     catalogue: ['schemas'],
     loader: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'catalogue'],
     client: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'schemas', 'catalogue', 'loader'],
-    frames: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'schemas', 'catalogue', 'loader', 'client'],
+    // The table engine and the analyses: they take data, and never call the client (load/ does).
+    frames: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'schemas', 'catalogue'],
+    // The client calls that fill the frames' inputs (loadTable, loadComparisonInput, resolveBrands):
+    // their own room because report (templates) and compare both use them, and report may not import compare.
+    load: ['errors.ts', 'link-signals.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames'],
     charts: ['errors.ts', 'schemas', 'frames'],
-    report: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts'],
+    report: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'charts'],
+    // brandscape compare as a use case: plan (pure) -> load (client calls) -> shape (pure rows and
+    // notes), over the frames' analyses and report's matrices; a comparison's chart and ReportSpec.
+    // Within it, plan and shape stay pure (the test below): no client, loader or load.
+    compare: ['errors.ts', 'link-signals.ts', 'version.ts', 'schemas', 'catalogue', 'client', 'frames', 'load', 'charts', 'report'],
     // The emulator's MCP servers (emulator/mcp/) stay inside these too: never the client.
     emulator: ['errors.ts', 'link-signals.ts', 'listen-http.ts', 'serve-fetch.ts', 'version.ts', 'schemas', 'catalogue'],
     // Audience exports are written and read back as tables (frames) through report's Parquet and atomic files.
@@ -59,9 +68,9 @@ const RULES: LayerRules = {
     notebook: ['errors.ts', 'loader', 'client', 'charts', 'emulator'],
     // brandscape-kit/danfo: the only room whose types name danfojs-node (an optional peer).
     danfo: ['errors.ts', 'frames'],
-    'index.ts': ['errors.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts', 'report', 'notebook', 'webhooks'],
+    'index.ts': ['errors.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'charts', 'report', 'compare', 'notebook', 'webhooks'],
     // brandscape mcp: a thin adapter over the use cases (compare, reports, the client's fetchers).
-    mcp: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'listen-http.ts', 'serve-fetch.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts', 'report'],
+    mcp: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'listen-http.ts', 'serve-fetch.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'charts', 'report', 'compare'],
     cli: ['index.ts', 'emulator', 'mcp', 'version.ts'],
   },
   onlyFiles: { cli: ENTRY_POINTS },

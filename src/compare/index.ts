@@ -11,11 +11,11 @@ export {
   type CompareBrandsOptions,
   type Comparison,
 } from './compare-brands.js';
-export { checkOutputPath, stageFile, toOutputError, type StagedFile } from './atomic-file.js';
-export { cellColours } from './cell-colours.js';
-export { formatCell } from './format-cell.js';
-export type { ReportTable } from './report-spec.js';
-export { fromOptionText } from './template-params.js';
+export { checkOutputPath, stageFile, toOutputError, type StagedFile } from '../report/atomic-file.js';
+export { cellColours } from '../report/cell-colours.js';
+export { formatCell } from '../report/format-cell.js';
+export type { ReportTable } from '../report/report-spec.js';
+export { fromOptionText } from '../report/template-params.js';
 export { UsageError } from '../errors.js';
 export type { FrameTable } from '../frames/frame-table.js';
 export { toTable } from '../frames/to-table.js';

@@ -10,7 +10,7 @@ import type { BrandscapeClient } from '../client/brandscape-client.js';
 import { chunkIds } from '../client/url-budget.js';
 import { UsageError } from '../errors.js';
 import { linkSignals } from '../link-signals.js';
-import { compareNames } from './compare-names.js';
+import { compareNames } from '../frames/compare-names.js';
 
 /** A brand as given, and the brand it names. */
 export interface ResolvedBrand {
