@@ -103,7 +103,8 @@ export { progressLine, showProgress } from './notebook/show-progress.js';
 export type { ShowProgressOptions } from './notebook/show-progress.js';
 
 // Brands by name
-export { AmbiguousBrandError, UnknownBrandError, foldName, resolveBrands } from './load/resolve-brands.js';
+export { AmbiguousBrandError, UnknownBrandError, resolveBrands } from './load/resolve-brands.js';
+export { foldName } from './frames/fold-name.js';
 export type { BrandCandidate, ResolvedBrand } from './load/resolve-brands.js';
 
 // Reports (templates -> data -> ReportSpec -> workbook and HTML; exceljs and the zip library load on first write)
