@@ -110,7 +110,8 @@ export type { BrandCandidate, ResolvedBrand } from './load/resolve-brands.js';
 // Reports (templates -> data -> ReportSpec -> workbook and HTML; exceljs and the zip library load on first write)
 export { OutputError, checkOutputPath, stageFile, toOutputError, writeFileAtomically } from './report/atomic-file.js';
 export { SCALE_COLOURS, cellColours } from './report/cell-colours.js';
-export { COMPARISON_RECORD_COLUMNS, compareBrands } from './compare/compare-brands.js';
+export { compareBrands } from './compare/compare-brands.js';
+export { COMPARISON_RECORD_COLUMNS } from './compare/types.js';
 export { comparisonChart, comparisonReport } from './compare/comparison-report.js';
 export type {
   CompareBrandsOptions,
@@ -122,7 +123,7 @@ export type {
   CrossMarketRecord,
   CrossYearComparison,
   CrossYearRecord,
-} from './compare/compare-brands.js';
+} from './compare/types.js';
 export type { StagedFile } from './report/atomic-file.js';
 export { buildReport, queryText } from './report/build-report.js';
 export { fromParquet, readParquet, toParquet, writeParquet } from './report/parquet.js';

@@ -11,7 +11,7 @@ import type { ChartSpec } from '../charts/chart-spec.js';
 import { BrandscapeError } from '../errors.js';
 import { toolkitVersion } from '../version.js';
 import { queriesTable, readingNotes, sourceText } from '../report/build-report.js';
-import type { Comparison } from './compare-brands.js';
+import type { Comparison } from './types.js';
 import type { AboutItem, ReportSpec, ReportTable } from '../report/report-spec.js';
 
 /**

@@ -5,12 +5,8 @@
  * (`comparisonChart`, `comparisonReport`) and the writers of files (workbook, HTML, PNG, Parquet)
  * stay in `brandscape-kit`, imported when a file is asked for.
  */
-export {
-  COMPARISON_RECORD_COLUMNS,
-  compareBrands,
-  type CompareBrandsOptions,
-  type Comparison,
-} from './compare-brands.js';
+export { compareBrands } from './compare-brands.js';
+export { COMPARISON_RECORD_COLUMNS, type CompareBrandsOptions, type Comparison } from './types.js';
 export { checkOutputPath, stageFile, toOutputError, type StagedFile } from '../report/atomic-file.js';
 export { cellColours } from '../report/cell-colours.js';
 export { formatCell } from '../report/format-cell.js';
