@@ -110,6 +110,21 @@ describe('the import graph of src/', () => {
   });
 });
 
+describe('the compare room: plan and shape are pure', () => {
+  // plan.ts and shape.ts (and messages.ts, types.ts, which they read) take plain data: they may name
+  // the client's or the loads' types, never call them. Checked on the source, where `import type` says so.
+  const pure = ['compare/plan.ts', 'compare/shape.ts', 'compare/messages.ts', 'compare/types.ts'];
+
+  it.each(pure)('%s imports the client, the loader and load/ only as types, and nothing of compare/load.ts', (file) => {
+    const text = readFileSync(new URL(`../src/${file}`, import.meta.url), 'utf8');
+    const imports = [...text.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'([^']+)';/gms)].map((m) => ({ typeOnly: m[1] !== undefined, from: m[2]! }));
+    expect(imports.length).toBeGreaterThan(0);
+    const calls = imports.filter((i) => !i.typeOnly && /\.\.\/(client|loader|load)\/|\.\/load\.js$|^p-limit$/.test(i.from));
+    expect(calls.map((i) => i.from)).toEqual([]);
+    expect(imports.map((i) => i.from)).not.toContain('./load.js');
+  });
+});
+
 describe('the checks themselves', () => {
   const sample = (edges: Record<string, string[]>): ImportGraph => new Map(Object.entries(edges));
 
