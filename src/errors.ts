@@ -5,6 +5,17 @@
  * bearer credentials, token-like query parameters and credentials in URLs never appear in a
  * message. A client's own token is known only to that client (`createSecrets`, held by it), which
  * scrubs every error it lets out with it, so a token echoed back by the service is masked too.
+ *
+ * Who reads a message: library errors name options as a call does (`brands`, `scoreType`); a
+ * `UsageError` written with an option namer (`Wording`) is said again in a front end's words by
+ * `wordedFor`: the CLI's flags (`cli/flags.ts`), the MCP tools' parameters (`mcp/tool-result.ts`).
+ *
+ * Where messages live: a use case whose errors share a vocabulary keeps them in one catalogue
+ * (`compare/messages.ts`: the axis, metrics, markets, years, with the examples each reader sees).
+ * The other rooms' messages stay next to the check they explain: most are one of a kind (a path, a
+ * byte limit, a parsed field), their text quotes the values the check just computed, and a
+ * catalogue entry per check would only move the sentence away from the condition it describes.
+ * Statuses map to advice in one place (`fromHttpStatus`).
  */
 
 /** Shorter values would mask ordinary words; real tokens are long. */

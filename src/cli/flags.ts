@@ -20,6 +20,8 @@ const FLAG_OF: Readonly<Record<string, string>> = {
   scoreType: '--score-type',
   audience: '--audience',
   waves: '--waves',
+  // runReport (brandscape report): the output folder.
+  outDir: '--out',
   // The client's options, as the global flags and environment set them.
   timeoutMs: '--timeout',
   perPage: '--per-page',
