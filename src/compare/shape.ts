@@ -46,7 +46,6 @@ export function shapeComparison(shape: ShapeInput): Comparison {
   const notes = [...scope.notes];
   const brandIds = [...new Set(brands.map((b) => b.id))];
   const brandName = (id: number) => brands.find((b) => b.id === id)?.name ?? `brand ${id}`;
-  const nameOf = new Map(markets.map((m) => [m.code, m.name]));
   const where = `${listText(markets.map((m) => m.code))} in ${listText(years.map(String))}`;
   const span = years.length > 1 ? `${years[0]}–${years[years.length - 1]}` : String(years[0]);
   if (input.rows.length === 0) throw COMPARE_ERRORS.noData(brands.map((b) => b.name), where, audienceId, marketsGiven !== undefined);
@@ -59,19 +58,7 @@ export function shapeComparison(shape: ShapeInput): Comparison {
     brands: brandIds,
     missing: 'note' as const,
   };
-  const names = { market: (code: string) => nameOf.get(code) ?? code, brand: brandName };
-  // Only the brands' rows are loaded: a market or year without rows has no released study (said
-  // here), or has one without these brands (said cell by cell, by `gapNotes`).
-  const chosenIn = (code: string | undefined, year: number | undefined) => chosen.some((s) => (code === undefined || s.code === code) && (year === undefined || s.year === year));
-  const study = waves ? 'study' : 'full-year study';
-  const absentNotes = (missing: MissingData): string[] => {
-    const out: string[] = [];
-    const unreleased = missing.markets.map(String).filter((c) => !chosenIn(c, undefined));
-    if (unreleased.length > 0) out.push(`No released ${study} for ${listText(unreleased.map(names.market))} in ${span}: not released yet, or not studied then.`);
-    const noStudyYears = missing.years.filter((y) => !chosenIn(undefined, y));
-    if (noStudyYears.length > 0) out.push(`No released ${study} in ${listText(noStudyYears.map(String))} for ${listText(markets.map((m) => m.name))}.`);
-    return [...out, ...missingDataNotes({ ...missing, markets: [], years: [] }, names)];
-  };
+  const absent = (missing: MissingData) => absentNotes(missing, { markets, chosen, waves, span, brandName });
   const hasStudy = (code: string, period: string) => chosen.some((s) => s.code === code && periodOf(s) === period);
   // The frames' own notes on what had no data name markets by code and cells only where some brand has rows.
   const ownNotes = (frames: readonly string[]) => frames.filter((n) => !n.startsWith('No data for '));
@@ -103,7 +90,7 @@ export function shapeComparison(shape: ShapeInput): Comparison {
     const result = crossMarket(input, { ...selection, year });
     const rows = result.rows();
     const records = crossMarketRecords(rows, markets, brandIds, metrics.columns, year, audienceId);
-    notes.push(...absentNotes(result.meta.missing), ...gapNotes(records, hasStudy, 'market'), ...ownNotes(result.meta.notes));
+    notes.push(...absent(result.meta.missing), ...gapNotes(records, hasStudy, 'market'), ...ownNotes(result.meta.notes));
     const shown = new Set(rows.map((r) => r.entity_id)).size;
     return {
       ...base,
@@ -124,7 +111,7 @@ export function shapeComparison(shape: ShapeInput): Comparison {
   const rows = result.rows();
   const periods = waves ? periodsOf(chosen) : years.map(String);
   const records = crossYearRecords(rows, markets, brandIds, metrics.columns, waves ? chosen : undefined, years, audienceId);
-  notes.push(...absentNotes(result.meta.missing), ...gapNotes(records, hasStudy, 'year'), ...ownNotes(result.meta.notes));
+  notes.push(...absent(result.meta.missing), ...gapNotes(records, hasStudy, 'year'), ...ownNotes(result.meta.notes));
   const table = crossYearTable(result, { periods, markets, entityOrder: brandIds });
   if (table.columns.some((c) => c.header === 'Change')) notes.push(`Change: from each row's first to its last ${waves ? 'period' : 'year'} with data.`);
   const oneMarket = markets.length === 1 ? `, ${markets[0]!.name}` : '';
@@ -141,6 +128,32 @@ export function shapeComparison(shape: ShapeInput): Comparison {
     missing: result.meta.missing,
     asked: asked([{ label: 'Years', value: `${span}${waves ? ' (quarterly waves as periods of their own)' : ''}${yearsGiven ? '' : ` (the ${DEFAULT_SPAN} years up to the latest full year studied in every market)`}` }]),
   };
+}
+
+/**
+ * Notes on what had no data, as the frames list it: only the brands' rows are loaded, so a market or
+ * year without rows has no released study (said here), or has one without these brands (said cell
+ * by cell, by `gapNotes`); brands and metrics without data as the frames' notes say.
+ *
+ * @example
+ * absentNotes({ markets: ['FR'], years: [], ... }, { markets, chosen, waves: false, span: '2024', brandName });
+ * // ['No released full-year study for France in 2024: not released yet, or not studied then.']
+ */
+export function absentNotes(
+  missing: MissingData,
+  context: { readonly markets: readonly MarketColumn[]; readonly chosen: readonly StudyInfo[]; readonly waves: boolean; readonly span: string; readonly brandName: (id: number) => string },
+): string[] {
+  const { markets, chosen, waves, span } = context;
+  const nameOf = new Map(markets.map((m) => [m.code, m.name]));
+  const names = { market: (code: string) => nameOf.get(code) ?? code, brand: context.brandName };
+  const chosenIn = (code: string | undefined, year: number | undefined) => chosen.some((s) => (code === undefined || s.code === code) && (year === undefined || s.year === year));
+  const study = waves ? 'study' : 'full-year study';
+  const out: string[] = [];
+  const unreleased = missing.markets.map(String).filter((c) => !chosenIn(c, undefined));
+  if (unreleased.length > 0) out.push(`No released ${study} for ${listText(unreleased.map(names.market))} in ${span}: not released yet, or not studied then.`);
+  const noStudyYears = missing.years.filter((y) => !chosenIn(undefined, y));
+  if (noStudyYears.length > 0) out.push(`No released ${study} in ${listText(noStudyYears.map(String))} for ${listText(markets.map((m) => m.name))}.`);
+  return [...out, ...missingDataNotes({ ...missing, markets: [], years: [] }, names)];
 }
 
 /**

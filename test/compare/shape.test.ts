@@ -8,7 +8,7 @@ import type { BrandscapeInput } from '../../src/frames/brandscape-input.js';
 import { toTable } from '../../src/frames/to-table.js';
 import type { CrossMarketRow, CrossYearRow } from '../../src/frames/types.js';
 import { planRequest, type StudyInfo } from '../../src/compare/plan.js';
-import { catalogueName, crossMarketRecords, crossYearRecords, gapNotes, shapeComparison } from '../../src/compare/shape.js';
+import { absentNotes, catalogueName, crossMarketRecords, crossYearRecords, gapNotes, shapeComparison } from '../../src/compare/shape.js';
 import { UsageError } from '../../src/errors.js';
 
 const GB = { code: 'GB', name: 'United Kingdom' };
@@ -83,6 +83,19 @@ describe('crossYearRecords', () => {
       ['2024 Q2', 2024, null],
     ]);
     expect(gapNotes(records, () => true, 'year')).toEqual(['No data for Veros in United Kingdom (2023).']);
+  });
+});
+
+describe('absentNotes', () => {
+  it('a market or year without a chosen study is said as such; a brand without data by its name', () => {
+    const chosen: StudyInfo[] = [{ id: 1, code: 'GB', market: 'United Kingdom', year: 2024, quarter: null }];
+    const missing = { years: [2023], markets: ['FR'], brands: [9], companies: [], sectors: [], cells: [] };
+    const notes = absentNotes(missing, { markets: [GB, FR], chosen, waves: false, span: '2023–2024', brandName: (id) => (id === 9 ? 'Reyos Café' : `brand ${id}`) });
+    expect(notes[0]).toBe('No released full-year study for France in 2023–2024: not released yet, or not studied then.');
+    expect(notes[1]).toBe('No released full-year study in 2023 for United Kingdom and France.');
+    expect(notes.slice(2).join(' ')).toMatch(/Reyos Café/);
+    // A market with a chosen study but no rows is not "unreleased": its gaps are said cell by cell.
+    expect(absentNotes({ ...missing, markets: ['GB'], years: [], brands: [] }, { markets: [GB], chosen, waves: true, span: '2024', brandName: String })).toEqual([]);
   });
 });
 
