@@ -1,5 +1,10 @@
 /**
- * Shows a chart in a tslab (TypeScript) Jupyter notebook as ONE output carrying four
+ * Shows a chart or a table in a tslab (TypeScript) Jupyter notebook.
+ *
+ * A table (`FrameTable`) is one output with an HTML table and its text form (`text/html` and
+ * `text/plain`): for a table HTML is the right representation, and every front end renders it.
+ *
+ * A chart is ONE output carrying four
  * representations: the Vega-Lite spec as `application/vnd.vegalite.v5+json` (interactive in
  * JupyterLab 4 and VS Code, whose renderers stop at v5: no front end renders a v6 MIME type), an
  * SVG and a PNG image (shown by nbconvert's HTML export, GitHub and viewers without a Vega
@@ -17,6 +22,7 @@ import { realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { FrameTable, type FrameMeta, type TableFormatOptions } from '../frames/frame-table.js';
 import { type ChartSpec, VEGA_LITE_SCHEMA } from './chart-spec.js';
 import { type PngOptions, renderPng, renderSvg, svgSize } from './render.js';
 
@@ -44,6 +50,28 @@ export interface DisplayOptions extends PngOptions {
    * kernels pass their own.
    */
   write?: (bundle: MimeBundle) => void;
+}
+
+/**
+ * Options of `display(table)` and `tableMimeBundle`: how the table is shown (`toHtml()`'s and
+ * `toString()`'s options), and where the bundle goes.
+ *
+ * @example
+ * await display(table, { rows: 20 }); // the first and last 10 rows
+ */
+export interface TableDisplayOptions extends TableFormatOptions {
+  /** Where the bundle goes. Default: the tslab kernel running the notebook. */
+  write?: (bundle: MimeBundle) => void;
+}
+
+/**
+ * The MIME bundle `display(table)` emits: the table as HTML (`toHtml()`) and as text (`toString()`).
+ *
+ * @example
+ * Object.keys(tableMimeBundle(table).data) // ['text/html', 'text/plain']
+ */
+export function tableMimeBundle(table: FrameTable<object, FrameMeta>, options: TableFormatOptions = {}): MimeBundle {
+  return { data: { 'text/html': table.toHtml(options), 'text/plain': table.toString(options) }, metadata: {} };
 }
 
 /** The `$schema` of the spec a notebook output carries: Vega-Lite 5, the newest front ends render. */
@@ -98,18 +126,25 @@ export async function toMimeBundle(spec: ChartSpec, options: DisplayOptions = {}
 }
 
 /**
- * Shows a chart in a tslab notebook cell (one output: Vega-Lite 5 spec, SVG, PNG and text). Await it:
- * rendering the image is asynchronous, and the output must be written while the cell runs.
+ * Shows a chart or a table in a tslab notebook cell. A chart is one output: Vega-Lite 5 spec, SVG,
+ * PNG and text; await it: rendering the image is asynchronous, and the output must be written while
+ * the cell runs. A table is one output: an HTML table (`toHtml()`) and its text (`toString()`), with
+ * `toHtml()`'s options (`rows`, `columns`, `decimals`, ...).
  *
  * @throws UsageError outside a tslab kernel (unless `write` is given).
  * @example
  * // in a notebook cell
  * import { display, powerGrid } from 'brandscape-kit';
  * await display(powerGrid(rows));
+ * await display(table.where({ year: 2024 }), { rows: 20 });
  */
-export async function display(spec: ChartSpec, options: DisplayOptions = {}): Promise<void> {
+export async function display(spec: ChartSpec, options?: DisplayOptions): Promise<void>;
+export async function display(table: FrameTable<object, FrameMeta>, options?: TableDisplayOptions): Promise<void>;
+export async function display(shown: ChartSpec | FrameTable<object, FrameMeta>, options: DisplayOptions | TableDisplayOptions = {}): Promise<void> {
   const write = options.write ?? tslabWriter();
-  write(await toMimeBundle(spec, options));
+  // The overloads pair a table with TableDisplayOptions and a chart with DisplayOptions.
+  if (shown instanceof FrameTable) write(tableMimeBundle(shown, options as TableDisplayOptions));
+  else write(await toMimeBundle(shown, options as DisplayOptions));
 }
 
 type WriteDisplayData = (message: { data: Record<string, unknown>; metadata: Record<string, unknown>; transient: Record<string, unknown> }, update: boolean) => void;
@@ -151,7 +186,7 @@ export function findTslabWriter(): DisplayWriter | undefined {
 function tslabWriter(): (bundle: MimeBundle) => void {
   const writer = findTslabWriter();
   if (writer !== undefined) return (bundle) => writer(bundle);
-  throw new UsageError('display() shows charts in a Jupyter notebook run by the tslab kernel, and no tslab kernel is running this code.', {
+  throw new UsageError('display() shows charts and tables in a Jupyter notebook run by the tslab kernel, and no tslab kernel is running this code.', {
     hint:
       'In a notebook: tslab is an optional dependency of brandscape-kit; install it in your project (npm install tslab@^1.0.22), ' +
       "then 'npx brandscape notebook' registers this project's kernel and opens Jupyter ('npx brandscape init' makes a project with both). " +

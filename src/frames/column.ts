@@ -151,3 +151,43 @@ function gatherFloat64(src: Float64Array, rows: Int32Array): Float64Array {
   for (let i = 0; i < n; i++) out[i] = src[rows[i]!]!;
   return out;
 }
+
+/**
+ * A column's values as numbers, indexed like the column: `float` and `date` columns as stored (no
+ * copy), `int` and `bool` columns converted (missing = NaN); undefined for text.
+ *
+ * @example numbersOf({ kind: 'int', values: Int32Array.of(3, INT_NULL) }) // Float64Array [3, NaN]
+ */
+export function numbersOf(column: FrameColumn): Float64Array | undefined {
+  switch (column.kind) {
+    case 'float':
+    case 'date':
+      return column.values;
+    case 'int':
+      return fromInt32(column.values);
+    case 'bool':
+      return fromUint8(column.values);
+    case 'string':
+      return undefined;
+  }
+}
+
+// One loop per element type (monomorphic, as the gathers above).
+
+function fromInt32(src: Int32Array): Float64Array {
+  const out = new Float64Array(src.length);
+  for (let i = 0; i < out.length; i++) {
+    const v = src[i]!;
+    out[i] = v === INT_NULL ? NaN : v;
+  }
+  return out;
+}
+
+function fromUint8(src: Uint8Array): Float64Array {
+  const out = new Float64Array(src.length);
+  for (let i = 0; i < out.length; i++) {
+    const v = src[i]!;
+    out[i] = v === BOOL_NULL ? NaN : v;
+  }
+  return out;
+}

@@ -3,7 +3,8 @@
  * arrays (a 1,000,000-row, two-key mean over 30 columns runs in pandas' time; danfojs took 8.6 s).
  */
 import { DataError } from '../errors.js';
-import { FrameTable, takeColumn, type FrameColumn, type FrameMeta, type FrameRow } from './frame-table.js';
+import { numbersOf } from './column.js';
+import { FrameTable, scanOf, takeColumn, type FrameColumn, type FrameMeta, type FrameRow, type TableScan } from './frame-table.js';
 import { allRows, compareBy, groupIndex, groupSegments, isAllRows, keyCodes, type GroupIndex } from './group-index.js';
 import { quantileSorted } from './stats.js';
 
@@ -27,77 +28,135 @@ export interface GroupByMeta extends FrameMeta {
 
 const STATS: readonly GroupStat[] = ['mean', 'sum', 'count', 'min', 'max', 'median', 'std'];
 
-/** Key column names to group codes, with a DataError naming the available columns. */
-export function resolveKeys(table: FrameTable<object, FrameMeta>, by: readonly string[]): FrameColumn[] {
-  const missing = by.filter((name) => !table.has(name));
-  if (missing.length > 0) throw new DataError('Cannot group by columns the table does not have.', missing, table.columnNames);
-  return by.map((name) => table.column(name));
+/**
+ * Key columns by name, as the scan's source columns (read them at the scan's rows: nothing is
+ * gathered), with a DataError naming the available columns.
+ */
+export function resolveKeys(scan: TableScan, by: readonly string[]): FrameColumn[] {
+  const missing = by.filter((name) => scan.column(name) === undefined);
+  if (missing.length > 0) throw new DataError('Cannot group by columns the table does not have.', missing, [...scan.names]);
+  return by.map((name) => scan.column(name)!);
 }
 
-/** Whether most rows sit in long runs of one group (a table in study order grouped by market and year). */
-function inLongRuns(index: GroupIndex): boolean {
+/** A numeric column of the scan's source, by name (indexed by source row). */
+export function sourceNumbers(scan: TableScan, name: string): Float64Array {
+  return numbersOf(scan.column(name)!)!;
+}
+
+/** Runs of consecutive selected rows in one group: run r is positions `start[r]..start[r + 1] - 1`, all in `group[r]`. */
+interface Runs {
+  readonly start: Int32Array;
+  readonly group: Int32Array;
+}
+
+/**
+ * The runs of an index, when most rows sit in long runs of one group (a table in study order
+ * grouped by market and year); undefined otherwise.
+ */
+function longRunsOf(index: GroupIndex): Runs | undefined {
   const { groupOf } = index;
-  let runs = groupOf.length > 0 ? 1 : 0;
-  for (let k = 1; k < groupOf.length; k++) if (groupOf[k] !== groupOf[k - 1]) runs++;
-  return runs * 16 <= groupOf.length;
+  const n = groupOf.length;
+  let runs = n > 0 ? 1 : 0;
+  for (let k = 1; k < n; k++) if (groupOf[k] !== groupOf[k - 1]) runs++;
+  if (runs * 16 > n) return undefined;
+  const start = new Int32Array(runs + 1);
+  const group = new Int32Array(runs);
+  for (let k = 0, r = 0; k < n; k++) {
+    if (k > 0 && groupOf[k] === groupOf[k - 1]) continue;
+    start[r] = k;
+    group[r++] = groupOf[k]!;
+  }
+  start[runs] = n;
+  return { start, group };
 }
 
 /**
  * Per-group sums and counts of two columns (`b` may be the same array as `a`), for an index over
  * every row of the table in order whose groups come in long runs. Each run is summed in local
  * variables and added to its group once: adding every row to `sums[g]` in memory makes each
- * addition wait for the previous one's store. Two columns share one read of the group numbers.
- * Together this measured 2.6x faster than row by row on 1,000,000 rows in 240 groups, where the
- * loop is bound by reading memory. A group that is one run gets exactly the row-by-row sum.
+ * addition wait for the previous one's store. Two columns share one pass, and the runs are found
+ * once for every column, so the inner loop reads nothing but the two columns (about 30% faster than
+ * comparing each row's group with the previous one's, and 2.6x faster than row by row, on
+ * 1,000,000 rows in 240 groups). A group that is one run gets exactly the row-by-row sum.
  */
-function sumPairInRuns(a: Float64Array, b: Float64Array, groupOf: Int32Array, sumA: Float64Array, cntA: Float64Array, sumB: Float64Array, cntB: Float64Array): void {
-  const n = groupOf.length;
-  if (n === 0) return;
-  let g = groupOf[0]!;
-  let sa = 0;
-  let ca = 0;
-  let sb = 0;
-  let cb = 0;
-  for (let k = 0; k < n; k++) {
-    const h = groupOf[k]!;
-    if (h !== g) {
-      sumA[g]! += sa;
-      cntA[g]! += ca;
-      sumB[g]! += sb;
-      cntB[g]! += cb;
-      g = h;
-      sa = ca = sb = cb = 0;
+function sumPairInRuns(a: Float64Array, b: Float64Array, runs: Runs, sumA: Float64Array, cntA: Float64Array, sumB: Float64Array, cntB: Float64Array): void {
+  const { start, group } = runs;
+  for (let r = 0; r < group.length; r++) {
+    let sa = 0;
+    let ca = 0;
+    let sb = 0;
+    let cb = 0;
+    const end = start[r + 1]!;
+    for (let k = start[r]!; k < end; k++) {
+      const x = a[k]!;
+      if (x === x) {
+        sa += x;
+        ca++;
+      }
+      const y = b[k]!;
+      if (y === y) {
+        sb += y;
+        cb++;
+      }
     }
-    const x = a[k]!;
-    if (x === x) {
-      sa += x;
-      ca++;
-    }
-    const y = b[k]!;
-    if (y === y) {
-      sb += y;
-      cb++;
-    }
+    const g = group[r]!;
+    sumA[g]! += sa;
+    cntA[g]! += ca;
+    sumB[g]! += sb;
+    cntB[g]! += cb;
   }
-  sumA[g]! += sa;
-  cntA[g]! += ca;
-  sumB[g]! += sb;
-  cntB[g]! += cb;
 }
 
 /**
- * The sums and counts of every column, two columns a pass, when the index covers every row in
- * order and its groups come in long runs; undefined otherwise (then `aggregate` goes row by row).
+ * `sumPairInRuns` for an index over selected rows (a lazy table's, ascending after a where): the
+ * values are read at `rows[k]`, the rest is the same.
+ */
+function sumPairInRunsAt(a: Float64Array, b: Float64Array, rows: Int32Array, runs: Runs, sumA: Float64Array, cntA: Float64Array, sumB: Float64Array, cntB: Float64Array): void {
+  const { start, group } = runs;
+  for (let r = 0; r < group.length; r++) {
+    let sa = 0;
+    let ca = 0;
+    let sb = 0;
+    let cb = 0;
+    const end = start[r + 1]!;
+    for (let k = start[r]!; k < end; k++) {
+      const row = rows[k]!;
+      const x = a[row]!;
+      if (x === x) {
+        sa += x;
+        ca++;
+      }
+      const y = b[row]!;
+      if (y === y) {
+        sb += y;
+        cb++;
+      }
+    }
+    const g = group[r]!;
+    sumA[g]! += sa;
+    cntA[g]! += ca;
+    sumB[g]! += sb;
+    cntB[g]! += cb;
+  }
+}
+
+/**
+ * The sums and counts of every column, two columns a pass, when the index's groups come in long
+ * runs (every row of the table, or a selection of them); undefined otherwise (then `aggregate` goes
+ * row by row).
  */
 function sumsInRuns(values: readonly Float64Array[], index: GroupIndex): { sums: Float64Array[]; counts: Float64Array[] } | undefined {
-  if (!isAllRows(index.rows) || !inLongRuns(index)) return undefined;
+  const runs = longRunsOf(index);
+  if (!runs) return undefined;
+  const every = isAllRows(index.rows);
   const sums = values.map(() => new Float64Array(index.count));
   const counts = values.map(() => new Float64Array(index.count));
   for (let c = 0; c < values.length; c += 2) {
     const d = c + 1 < values.length ? c + 1 : c;
     // A lone last column is summed as its own pair into spare arrays.
     const [sumB, cntB] = d === c ? [new Float64Array(index.count), new Float64Array(index.count)] : [sums[d]!, counts[d]!];
-    sumPairInRuns(values[c]!, values[d]!, index.groupOf, sums[c]!, counts[c]!, sumB, cntB);
+    if (every) sumPairInRuns(values[c]!, values[d]!, runs, sums[c]!, counts[c]!, sumB, cntB);
+    else sumPairInRunsAt(values[c]!, values[d]!, index.rows, runs, sums[c]!, counts[c]!, sumB, cntB);
   }
   return { sums, counts };
 }
@@ -201,7 +260,8 @@ function fromSums(sums: Float64Array, counts: Float64Array, stat: GroupStat): Fl
 /**
  * Groups rows by key columns and aggregates numeric columns. With the single stat `mean` (the
  * default) aggregate columns keep their names, as with pandas' `groupby(...).mean()`; with several
- * stats they are named `<column>_<stat>`. Rows whose key is missing form their own group.
+ * stats they are named `<column>_<stat>`. Rows whose key is missing form their own group. A lazy
+ * table (from `where`, `sortBy`) is grouped through its selection: no column is gathered.
  *
  * @example
  * // Mean of every pillar per market and year.
@@ -213,7 +273,8 @@ function fromSums(sums: Float64Array, counts: Float64Array, stat: GroupStat): Fl
 export function groupBy(table: FrameTable<object, FrameMeta>, by: string | readonly string[], options: GroupByOptions = {}): FrameTable<FrameRow, GroupByMeta> {
   const keys = typeof by === 'string' ? [by] : [...by];
   if (keys.length === 0) throw new DataError('groupBy needs at least one key column.', ['by'], table.columnNames);
-  const keyColumns = resolveKeys(table, keys);
+  const scan = scanOf(table);
+  const keyColumns = resolveKeys(scan, keys);
   const stats = options.stats ?? ['mean'];
   const unknownStats = stats.filter((s) => !STATS.includes(s));
   if (unknownStats.length > 0) throw new DataError('Unknown statistics.', unknownStats, STATS);
@@ -222,7 +283,9 @@ export function groupBy(table: FrameTable<object, FrameMeta>, by: string | reado
   const missing = columns.filter((c) => !numeric.includes(c));
   if (missing.length > 0) throw new DataError('Cannot aggregate columns the table does not have as numbers.', missing, numeric);
 
-  const index = groupIndex(keyColumns.map(keyCodes), allRows(table.length), options.sort === false ? {} : { sortBy: keyColumns.map(compareBy) });
+  // Source rows: the table's selection, or all of them.
+  const rows = scan.rows ?? allRows(table.length);
+  const index = groupIndex(keyColumns.map(keyCodes), rows, options.sort === false ? {} : { sortBy: keyColumns.map(compareBy) });
   const out: [string, FrameColumn][] = keys.map((name, i) => [name, takeColumn(keyColumns[i]!, index.firstRow)]);
   if (options.size) {
     const sizes = new Int32Array(index.count);
@@ -232,11 +295,11 @@ export function groupBy(table: FrameTable<object, FrameMeta>, by: string | reado
   const segments = stats.includes('median') ? groupSegments(index) : undefined;
   // One count buffer for every column: fewer fresh arrays, fewer garbage collections (see group-index.ts).
   const counts = new Float64Array(index.count);
-  const summed = stats.every((st) => st === 'mean' || st === 'sum' || st === 'count') ? sumsInRuns(columns.map((c) => table.numbers(c)), index) : undefined;
+  const summed = stats.every((st) => st === 'mean' || st === 'sum' || st === 'count') ? sumsInRuns(columns.map((c) => sourceNumbers(scan, c)), index) : undefined;
   for (const [c, column] of columns.entries()) {
     for (const stat of stats) {
       const name = stats.length === 1 && stat === 'mean' ? column : `${column}_${stat}`;
-      const result = summed ? fromSums(summed.sums[c]!, summed.counts[c]!, stat) : aggregate(table.numbers(column), index, stat, segments, counts);
+      const result = summed ? fromSums(summed.sums[c]!, summed.counts[c]!, stat) : aggregate(sourceNumbers(scan, column), index, stat, segments, counts);
       if (stat === 'count') {
         const counts = new Int32Array(result.length);
         for (let g = 0; g < result.length; g++) counts[g] = result[g]!;

@@ -2,8 +2,8 @@
  * `pivot`: a long table to a wide one (e.g. market x year), aggregating duplicates.
  */
 import { DataError } from '../errors.js';
-import { cellOf, FrameTable, takeColumn, type FrameColumn, type FrameMeta, type FrameRow } from './frame-table.js';
-import { aggregate, resolveKeys, type GroupStat } from './group-by.js';
+import { cellOf as cellValue, FrameTable, scanOf, takeColumn, type FrameColumn, type FrameMeta, type FrameRow } from './frame-table.js';
+import { aggregate, resolveKeys, sourceNumbers, type GroupStat } from './group-by.js';
 import { allRows, compareBy, denseOf, groupIndex, keyCodes } from './group-index.js';
 
 export interface PivotOptions {
@@ -39,13 +39,16 @@ export interface PivotMeta extends FrameMeta {
 export function pivot(table: FrameTable<object, FrameMeta>, options: PivotOptions): FrameTable<FrameRow, PivotMeta> {
   const indexNames = typeof options.index === 'string' ? [options.index] : [...options.index];
   if (indexNames.length === 0) throw new DataError('pivot needs at least one index column.', ['index'], table.columnNames);
-  const indexColumns = resolveKeys(table, indexNames);
-  const pivotColumn = resolveKeys(table, [options.columns])[0]!;
+  // Read through a lazy table's selection: `rows` are source rows, the columns the source's.
+  const scan = scanOf(table);
+  const indexColumns = resolveKeys(scan, indexNames);
+  const pivotColumn = resolveKeys(scan, [options.columns])[0]!;
   const numeric = table.numericColumnNames();
   if (!numeric.includes(options.values)) throw new DataError(`pivot cannot aggregate '${options.values}'.`, [options.values], numeric);
   const agg = options.agg ?? 'mean';
-  const values = table.numbers(options.values);
-  const rows = allRows(table.length);
+  const values = sourceNumbers(scan, options.values);
+  const rows = scan.rows ?? allRows(table.length);
+  const n = rows.length;
   const indexCodes = indexColumns.map(keyCodes);
   const columnCodes = keyCodes(pivotColumn);
 
@@ -54,53 +57,38 @@ export function pivot(table: FrameTable<object, FrameMeta>, options: PivotOption
   const C = byColumn.card;
   let R: number;
   let rowFirst: Int32Array;
-  let rowOf: (i: number) => number;
+  // The result row of each selected row (k-th of `rows`).
+  const rowOf = new Int32Array(n);
   if (indexCodes.length === 1) {
     const byRow = denseOf(indexCodes[0]!, rows, compareBy(indexColumns[0]!));
     R = byRow.card;
     rowFirst = byRow.first;
     const { lookup, min, codes } = byRow;
-    rowOf = (i) => lookup[codes[i]! - min]!;
+    for (let k = 0; k < n; k++) rowOf[k] = lookup[codes[rows[k]!]! - min]!;
   } else {
     const byRow = groupIndex(indexCodes, rows, { sortBy: indexColumns.map(compareBy) });
     R = byRow.count;
     rowFirst = byRow.firstRow;
-    const groupOf = byRow.groupOf;
-    rowOf = (i) => groupOf[i]!;
+    rowOf.set(byRow.groupOf);
   }
   if (R * C > 2 ** 28) throw new DataError(`pivot would make ${R} x ${C} cells; narrow the table first.`, [options.columns], indexNames);
+  // The cell of each selected row: result row x C + result column.
   const { lookup: colLookup, min: colMin, codes: colCodes } = byColumn;
+  const cellOf = rowOf;
+  for (let k = 0; k < n; k++) cellOf[k] = rowOf[k]! * C + colLookup[colCodes[rows[k]!]! - colMin]!;
+  const seen = new Uint8Array(R * C);
+  for (let k = 0; k < n; k++) seen[cellOf[k]!] = 1;
+  // Cells are groups: one aggregation over the selected rows, straight into the cells.
+  const cells = aggregate(values, { groupOf: cellOf, count: R * C, firstRow: new Int32Array(0), rows }, agg);
   const wide: Float64Array[] = Array.from({ length: C }, () => new Float64Array(R).fill(NaN));
-  if (agg === 'mean' || agg === 'sum' || agg === 'count') {
-    // Straight into the cells in one pass over the rows.
-    const sum = new Float64Array(R * C);
-    const cnt = new Float64Array(R * C);
-    const seen = new Uint8Array(R * C);
-    for (let i = 0; i < rows.length; i++) {
-      const cell = rowOf(i) * C + colLookup[colCodes[i]! - colMin]!;
-      seen[cell] = 1;
-      const v = values[i]!;
-      if (v !== v) continue;
-      sum[cell]! += v;
-      cnt[cell]!++;
-    }
-    for (let r = 0; r < R; r++) {
-      for (let c = 0; c < C; c++) {
-        const cell = r * C + c;
-        if (!seen[cell]) continue;
-        wide[c]![r] = agg === 'count' ? cnt[cell]! : agg === 'sum' ? sum[cell]! : cnt[cell]! > 0 ? sum[cell]! / cnt[cell]! : NaN;
-      }
-    }
-  } else {
-    const cells = groupIndex([...indexCodes, columnCodes], rows);
-    const aggregated = aggregate(values, cells, agg);
-    for (let g = 0; g < cells.count; g++) {
-      const row = cells.firstRow[g]!;
-      wide[colLookup[colCodes[row]! - colMin]!]![rowOf(row)] = aggregated[g]!;
+  for (let r = 0; r < R; r++) {
+    for (let c = 0; c < C; c++) {
+      const cell = r * C + c;
+      if (seen[cell]) wide[c]![r] = cells[cell]!;
     }
   }
   const columnValues = Array.from(byColumn.first, (row) => {
-    const v = cellOf(pivotColumn, row);
+    const v = cellValue(pivotColumn, row);
     return v instanceof Date ? v.toISOString() : v;
   });
   const out: [string, FrameColumn][] = indexNames.map((name, i) => [name, takeColumn(indexColumns[i]!, rowFirst)]);

@@ -19,6 +19,7 @@ export type SortKey = string | { readonly column: string; readonly descending?: 
 export interface SortSource {
   readonly length: number;
   readonly columnNames: string[];
+  has(name: string): boolean;
   columnOrUndefined(name: string): FrameColumn | undefined;
 }
 
@@ -32,7 +33,7 @@ const RADIX = 1 << 16;
 export function sortOrderOf(table: SortSource, keys: SortKey | readonly SortKey[]): Int32Array {
   const list = (typeof keys === 'string' || !Array.isArray(keys) ? [keys] : keys) as readonly SortKey[];
   const resolved = list.map((key) => (typeof key === 'string' ? { column: key, descending: false } : { column: key.column, descending: key.descending === true }));
-  const unknown = [...new Set(resolved.map((k) => k.column).filter((name) => table.columnOrUndefined(name) === undefined))];
+  const unknown = [...new Set(resolved.map((k) => k.column).filter((name) => !table.has(name)))];
   if (unknown.length > 0) throw new DataError(`sortBy() names ${unknown.length === 1 ? 'a column' : 'columns'} the table does not have.`, unknown, table.columnNames);
   const n = table.length;
   let order = new Int32Array(n);

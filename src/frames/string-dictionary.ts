@@ -3,7 +3,7 @@
  * code per distinct value in order of first appearance. Brandscape text (brand, category, market
  * names) repeats heavily, so a column is a code per row plus a short list of values.
  */
-import type { FrameColumn } from './frame-table.js';
+import type { FrameColumn } from './column.js';
 
 export class StringDictionary {
   /** The distinct values; a value's code is its position. */

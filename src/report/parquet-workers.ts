@@ -89,23 +89,29 @@ function theWorker(): Worker | undefined {
   return started;
 }
 
-/** Rows `start..end` of a typed array, copied into shared memory. */
-function shared<T extends Float64Array | Int32Array | Uint8Array>(values: T, start: number, end: number): T {
+/**
+ * Rows `start..end` of a typed array, copied into shared memory; with `selection`, the rows
+ * `selection[start..end]` (a lazy table's), gathered straight into it.
+ */
+function shared<T extends Float64Array | Int32Array | Uint8Array>(values: T, start: number, end: number, selection: Int32Array | undefined): T {
   const copy = new (values.constructor as new (buffer: SharedArrayBuffer) => T)(new SharedArrayBuffer((end - start) * values.BYTES_PER_ELEMENT));
-  copy.set(values.subarray(start, end));
+  if (!selection) copy.set(values.subarray(start, end));
+  else for (let k = start; k < end; k++) copy[k - start] = values[selection[k]!]!;
   return copy;
 }
 
 /** Rows `start..end` of a column in shared memory (text without its dictionary: the worker writes indices). */
-function sharedColumn(column: FrameColumn, start: number, end: number): FrameColumn {
-  return column.kind === 'string' ? { kind: 'string', codes: shared(column.codes, start, end), dictionary: [] } : ({ kind: column.kind, values: shared(column.values, start, end) } as FrameColumn);
+function sharedColumn(column: FrameColumn, start: number, end: number, selection: Int32Array | undefined): FrameColumn {
+  return column.kind === 'string'
+    ? { kind: 'string', codes: shared(column.codes, start, end, selection), dictionary: [] }
+    : ({ kind: column.kind, values: shared(column.values, start, end, selection) } as FrameColumn);
 }
 
 /**
  * Splits the columns between this thread and the worker (about the same bytes of values each) and
  * starts the worker on its share of rows `start..end` (a batch of whole row groups); undefined when
  * the batch is too small (unless `force`), the machine has one core, there are no columns, or the
- * worker cannot run. `chunks` settles with the worker's chunks of the columns in `there`, their
+ * worker cannot run. With `selection` (a lazy table's), rows are rows of the selection. `chunks` settles with the worker's chunks of the columns in `there`, their
  * `group` counted from the batch's first.
  */
 export function shareWork(
@@ -116,6 +122,7 @@ export function shareWork(
   codec: Codec,
   texts: readonly (TextDictionary | undefined)[],
   force: boolean,
+  selection?: Int32Array,
 ): { here: number[]; there: number[]; chunks: Promise<WorkerChunk[]> } | undefined {
   const length = end - start;
   const bytes = rowWidthOf(columns) * length;
@@ -137,7 +144,7 @@ export function shareWork(
   const done = there.map((index) => {
     const id = nextId++;
     const text = texts[index];
-    const job: ChunkJob = { id, index, column: sharedColumn(columns[index]!, start, end), length, rowGroup, codec, ...(text ? { text } : {}) };
+    const job: ChunkJob = { id, index, column: sharedColumn(columns[index]!, start, end, selection), length, rowGroup, codec, ...(text ? { text } : {}) };
     const chunks = new Promise<WorkerChunk[]>((resolve, reject) => pending.set(id, { resolve, reject }));
     thread.postMessage(job);
     return chunks;

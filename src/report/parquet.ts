@@ -18,7 +18,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { ColumnChunk, DecodedArray, Encoding, FileMetaData, PageHeader, ParquetType, RowGroup, SchemaElement } from 'hyparquet';
 import { DataError, UsageError } from '../errors.js';
-import { BOOL_NULL, FrameTable, INT_NULL, type FrameColumn, type FrameMeta } from '../frames/frame-table.js';
+import { BOOL_NULL, FrameTable, INT_NULL, scanOf, takeColumnAt, type FrameColumn, type FrameMeta, type TableScan } from '../frames/frame-table.js';
 import { textColumn } from '../frames/string-dictionary.js';
 import { writeFileAtomically } from './atomic-file.js';
 import { crc32 } from './crc32.js';
@@ -74,10 +74,11 @@ const PHYSICAL: Readonly<Record<FrameColumn['kind'], ParquetType>> = { int: 'INT
 
 function schemaOf(table: FrameTable<object, FrameMeta>): SchemaElement[] {
   const schema: SchemaElement[] = [{ name: 'root', num_children: table.columnNames.length }];
-  for (const [name, column] of table.entries()) {
-    const element: SchemaElement = { name, type: PHYSICAL[column.kind], repetition_type: 'OPTIONAL' };
-    if (column.kind === 'string') Object.assign(element, { converted_type: 'UTF8', logical_type: { type: 'STRING' } });
-    if (column.kind === 'date') Object.assign(element, { converted_type: 'TIMESTAMP_MILLIS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' } });
+  for (const name of table.columnNames) {
+    const kind = table.kindOf(name)!;
+    const element: SchemaElement = { name, type: PHYSICAL[kind], repetition_type: 'OPTIONAL' };
+    if (kind === 'string') Object.assign(element, { converted_type: 'UTF8', logical_type: { type: 'STRING' } });
+    if (kind === 'date') Object.assign(element, { converted_type: 'TIMESTAMP_MILLIS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' } });
     schema.push(element);
   }
   return schema;
@@ -113,14 +114,20 @@ function rowGroupOf(size: number | undefined, rows: number): number {
   return size === Infinity ? Math.max(1, rows) : Math.floor(size);
 }
 
+/** The source columns of a table's scan, in order (a lazy table's are its parent's: read them through `scan.rows`). */
+const sourceColumns = (scan: TableScan): FrameColumn[] => scan.names.map((name) => scan.column(name)!);
+
 /**
  * The table's row groups, encoded and compressed, in order: each an array of its column chunks.
  * They are encoded a batch at a time (`BATCH_BYTES`); for a batch large enough, a worker thread
  * (`parquet-workers.ts`) encodes about half the columns while this thread encodes the rest. The
- * bytes are the same either way.
+ * bytes are the same either way. A lazy table (from `where`, `sortBy`) is read through its
+ * selection a column chunk at a time: no column is gathered whole.
  */
 async function* encodeGroups(table: FrameTable<object, FrameMeta>, rowGroup: number, codec: Codec, parallel: boolean | undefined): AsyncGenerator<EncodedChunk[]> {
-  const columns = [...table.entries()].map(([, column]) => column);
+  const scan = scanOf(table);
+  const columns = sourceColumns(scan);
+  const selection = scan.rows;
   const texts = columns.map((column) => (column.kind === 'string' ? textDictionary(column.dictionary) : undefined));
   const rowBytes = Math.max(1, rowWidthOf(columns));
   const batchGroups = Math.max(1, Math.floor(BATCH_BYTES / (rowBytes * rowGroup)));
@@ -131,10 +138,15 @@ async function* encodeGroups(table: FrameTable<object, FrameMeta>, rowGroup: num
     const encodeHere = (indices: readonly number[]) => {
       chunks.forEach((group, g) => {
         const from = start + g * rowGroup;
-        for (const c of indices) group[c] = encodeChunk(columns[c]!, from, Math.min(end, from + rowGroup), codec, scratch, lib.snappyCompress, texts[c]);
+        const to = Math.min(end, from + rowGroup);
+        for (const c of indices) {
+          // Through a selection: this chunk's rows gathered (a row group's worth, let go once encoded).
+          if (selection) group[c] = encodeChunk(takeColumnAt(columns[c]!, selection.subarray(from, to)), 0, to - from, codec, scratch, lib.snappyCompress, texts[c]);
+          else group[c] = encodeChunk(columns[c]!, from, to, codec, scratch, lib.snappyCompress, texts[c]);
+        }
       });
     };
-    const split = parallel === false ? undefined : shareWork(columns, start, end, rowGroup, codec, texts, parallel === true);
+    const split = parallel === false ? undefined : shareWork(columns, start, end, rowGroup, codec, texts, parallel === true, selection);
     // Settled either way before this thread's share runs, so that a failure there cannot leave the
     // worker's answer unhandled.
     const fromWorker = split?.chunks.then(
@@ -239,7 +251,7 @@ export async function toParquet(table: FrameTable<object, FrameMeta>, options: P
   await loadWriter();
   // A first guess at the file's size (the buffer doubles past it): the values' bytes, or a quarter
   // of them compressed.
-  const values = rowWidthOf([...table.entries()].map(([, column]) => column)) * table.length;
+  const values = rowWidthOf(sourceColumns(scanOf(table))) * table.length;
   const writer = new lib.ByteWriter((1 << 16) + (options.codec === 'UNCOMPRESSED' ? values : values >> 2));
   await writeTable(table, options, writer);
   return writer.getBytes();

@@ -24,6 +24,7 @@ group_ms, means = timed(group, RUNS)
 group_year_ms, year_means = timed(group_year, RUNS)
 pivot_ms, wide = timed(pivot, RUNS)
 where_ms, kept = timed(lambda: df[(df['m0_rank'] >= 40) & (df['is_duplicate'] == False)], RUNS)
+where_group_ms, where_means = timed(lambda: df[(df['m0_rank'] >= 40) & (df['is_duplicate'] == False)].groupby(['country_id', 'year_id'])[METRICS].mean(), RUNS)
 sort_ms, sorted_df = timed(lambda: df.sort_values('m1_rank', kind='stable', na_position='last'), RUNS)
 sort2_ms, _ = timed(lambda: df.sort_values(['country_id', 'm2_rank'], ascending=[True, False], kind='stable', na_position='last'), RUNS)
 try:
@@ -38,6 +39,9 @@ print(json.dumps({
     'where_ms': where_ms,
     'where_rows': len(kept),
     'where_checksum': float(np.nansum(kept[METRICS].to_numpy())),
+    'where_group_ms': where_group_ms,
+    'where_groups': len(where_means),
+    'where_group_checksum': float(np.nansum(where_means.to_numpy())),
     'sort_ms': sort_ms,
     'sort2_ms': sort2_ms,
     'sort_first_ids': [int(x) for x in sorted_df['id'].to_numpy()[:5]],

@@ -236,7 +236,7 @@ describe('where and sortBy agree with plain JavaScript on random tables', () => 
 
 describe('sortBy on a table large enough for the bucketed column gather', () => {
   // 200,003 rows with ties and missing values in every column: sorting scatters the rows, so
-  // sortBy writes its columns with the two-pass gather of permute-columns.ts.
+  // materialize() after sortBy writes its columns with the two-pass gather of permute-columns.ts.
   const t = randomTable(200_003, 11);
   const plain = t.rows();
   const columnNames = t.columnNames;
@@ -261,9 +261,67 @@ describe('sortBy on a table large enough for the bucketed column gather', () => 
         }
         return 0;
       });
+      // Read through the lazy table's selection, then with every column moved by materialize()
+      // (the bucketed or the direct gather of permute-columns.ts).
       const sorted = t.sortBy(keys);
       expect(isLocal(sortOrderOf(t, keys))).toBe(gather === 'direct');
       for (const name of columnNames) expect(sorted.values(name), name).toEqual(expected.map((r) => r[name]));
+      const moved = t.sortBy(keys).materialize();
+      for (const name of columnNames) expect(moved.values(name), name).toEqual(expected.map((r) => r[name]));
     },
   );
+});
+
+describe('where: range tests at their bounds, as plain comparisons have them', () => {
+  // Whole and fractional bounds on ints, booleans compared as 0/1, infinities, -0, extremes.
+  const f = Float64Array.from([-Infinity, -1e300, -2.5, -0, 0, 5e-324, 1, 2.5, 3, 1e300, Infinity, Number.NaN]);
+  const n = f.length;
+  const t = new FrameTable(
+    [
+      ['k', { kind: 'int', values: Int32Array.from({ length: n }, (_, i) => i) }],
+      ['f', { kind: 'float', values: f }],
+      ['i', { kind: 'int', values: Int32Array.from([INT_NULL, -2147483647, -3, -1, 0, 0, 1, 2, 3, 2147483647, 5, INT_NULL]) }],
+      ['b', { kind: 'bool', values: Uint8Array.from([0, 1, BOOL_NULL, 0, 1, 1, 0, BOOL_NULL, 1, 0, 1, 0]) }],
+      ['d', { kind: 'date', values: Float64Array.from(f, (v) => (Number.isFinite(v) && Math.abs(v) < 1e15 ? Math.round(v * 86_400_000) : Number.NaN)) }],
+    ],
+    n,
+    { source: 't', notes: [] },
+  );
+  const plain = t.rows();
+  const num = (v: Cell): number | null => (v === null ? null : v instanceof Date ? v.getTime() : typeof v === 'boolean' ? Number(v) : (v as number));
+  const tests: Record<string, (v: number, x: number) => boolean> = {
+    eq: (v, x) => v === x,
+    gt: (v, x) => v > x,
+    gte: (v, x) => v >= x,
+    lt: (v, x) => v < x,
+    lte: (v, x) => v <= x,
+    ne: (v, x) => v !== x,
+  };
+  const bounds: Record<string, readonly (number | boolean)[]> = {
+    f: [-Infinity, -1e300, -2.5, -0, 0, 5e-324, 2.5, 1e300, Infinity],
+    i: [-2147483647, -2.5, -1, -0.5, 0, 0.5, 2, 2147483647, 1e12, -1e12],
+    b: [false, true],
+    d: [-2.5 * 86_400_000, 0, 86_400_000, 1.5 * 86_400_000],
+  };
+  for (const [column, values] of Object.entries(bounds)) {
+    for (const [test, pass] of Object.entries(tests)) {
+      it(`${column} ${test} each bound`, () => {
+        for (const x of values) {
+          const given = column === 'd' ? new Date(x as number) : x;
+          const expected = plain.filter((r) => {
+            const v = num(r[column]!);
+            return v !== null && pass(v, typeof x === 'boolean' ? Number(x) : x);
+          });
+          expect(t.where({ [column]: { [test]: given } }).values('k'), `${column} ${test} ${String(x)}`).toEqual(expected.map((r) => r.k));
+        }
+      });
+    }
+  }
+
+  it('combines bounds on one column into one range, empty when they cross', () => {
+    expect(t.where({ f: { gt: -3, lte: 1 } }).values('k')).toEqual([2, 3, 4, 5, 6]);
+    expect(t.where({ i: { gte: 0.5, lt: 2.5 } }).values('k')).toEqual([6, 7]);
+    expect(t.where({ f: { gt: 1, lt: 1 } }).length).toBe(0);
+    expect(t.where({ f: { eq: 1, gt: 0 }, i: { notIn: [7] } }).values('k')).toEqual([6]);
+  });
 });

@@ -41,6 +41,10 @@ for (const codec of ['SNAPPY', 'UNCOMPRESSED']) {
 }
 const back = await fromParquet(await toParquet(table, { parallel: true }));
 results.readBack = JSON.stringify(back.rows()) === JSON.stringify(table.rows());
+// A lazy table (a filter, then a sort): the worker's columns are gathered through the selection.
+const lazy = () => table.where({ rank: { gte: 20 } }).sortBy({ column: 'score', descending: true });
+const throughSelection = await toParquet(lazy(), { rowGroupSize: 7_000, parallel: true });
+results.lazySame = Buffer.compare(Buffer.from(throughSelection), Buffer.from(await toParquet(lazy().materialize(), { rowGroupSize: 7_000, parallel: false }))) === 0;
 // A table without columns gives the worker nothing to do (and must not keep the process alive).
 results.noColumns = (await toParquet(table.select([]), { parallel: true })).length > 0;
 console.log(JSON.stringify(results));
@@ -51,6 +55,7 @@ const expected = (workerStarted: boolean) => ({
   SNAPPY: { size: expect.any(Number), same: true },
   UNCOMPRESSED: { size: expect.any(Number), same: true },
   readBack: true,
+  lazySame: true,
   noColumns: true,
 });
 
