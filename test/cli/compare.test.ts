@@ -638,9 +638,9 @@ function shellWords(text: string): string[] {
 }
 
 describe('documented examples', () => {
-  it('the README\'s compare examples print what the README shows', async () => {
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('## Comparisons from the terminal'), readme.indexOf('## The command line'));
+  it('the compare examples of docs/cli.md print what the page shows', async () => {
+    const page = await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+    const section = page.slice(page.indexOf('## Comparisons from the terminal'), page.indexOf('## Every command'));
     const blocks = [...section.matchAll(/```console\n\$ (.*)\n([\s\S]*?)```/g)];
     expect(blocks).toHaveLength(3);
     const cwd = join(dir, 'readme');
