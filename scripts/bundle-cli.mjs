@@ -38,8 +38,8 @@ const result = await build({
   absWorkingDir: root,
   entryPoints: {
     bin: 'dist/cli/bin.entry.js',
-    // Started by URL next to the chunk that starts it (src/report/parquet-workers.ts).
-    'chunks/parquet-worker': 'dist/report/parquet-worker.js',
+    // Started by URL next to the chunk that starts it (src/io/parquet-workers.ts).
+    'chunks/parquet-worker': 'dist/io/parquet-worker.js',
   },
   outdir: 'dist/cli',
   chunkNames: 'chunks/[name]-[hash]',

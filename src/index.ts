@@ -107,7 +107,7 @@ export { AmbiguousBrandError, UnknownBrandError, foldName, resolveBrands } from 
 export type { BrandCandidate, ResolvedBrand } from './frames/resolve-brands.js';
 
 // Reports (templates -> data -> ReportSpec -> workbook and HTML; exceljs and the zip library load on first write)
-export { OutputError, checkOutputPath, stageFile, toOutputError, writeFileAtomically } from './report/atomic-file.js';
+export { OutputError, checkOutputPath, stageFile, toOutputError, writeFileAtomically } from './io/atomic-file.js';
 export { SCALE_COLOURS, cellColours } from './report/cell-colours.js';
 export { COMPARISON_RECORD_COLUMNS, compareBrands } from './report/compare-brands.js';
 export { comparisonChart, comparisonReport } from './report/comparison-report.js';
@@ -122,11 +122,11 @@ export type {
   CrossYearComparison,
   CrossYearRecord,
 } from './report/compare-brands.js';
-export type { StagedFile } from './report/atomic-file.js';
+export type { StagedFile } from './io/atomic-file.js';
 export { buildReport, queryText } from './report/build-report.js';
-export { fromParquet, readParquet, toParquet, writeParquet } from './report/parquet.js';
-export { writeCsv } from './report/write-csv.js';
-export type { ParquetOptions } from './report/parquet.js';
+export { fromParquet, readParquet, toParquet, writeParquet } from './io/parquet.js';
+export { writeCsv } from './io/write-csv.js';
+export type { ParquetOptions } from './io/parquet.js';
 export type { BuildReportOptions } from './report/build-report.js';
 export { crossMarketTable, crossYearTable, metricLabel } from './report/comparison-tables.js';
 export type { CrossMarketTableOptions, CrossYearTableOptions, MarketColumn } from './report/comparison-tables.js';

@@ -7,7 +7,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { extname, isAbsolute, relative } from 'node:path';
 import { UsageError } from '../client/index.js';
-import { stageFile, toOutputError, type StagedFile } from '../report/atomic-file.js';
+import { stageFile, toOutputError, type StagedFile } from '../io/atomic-file.js';
 
 export type OutputFormat = 'json' | 'ndjson' | 'csv' | 'parquet';
 

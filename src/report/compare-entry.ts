@@ -11,7 +11,7 @@ export {
   type CompareBrandsOptions,
   type Comparison,
 } from './compare-brands.js';
-export { checkOutputPath, stageFile, toOutputError, type StagedFile } from './atomic-file.js';
+export { checkOutputPath, stageFile, toOutputError, type StagedFile } from '../io/atomic-file.js';
 export { cellColours } from './cell-colours.js';
 export { formatCell } from './format-cell.js';
 export type { ReportTable } from './report-spec.js';

@@ -10,7 +10,7 @@ import { access, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { FetchAllOptions } from '../client/brandscape-client.js';
 import { UsageError } from '../errors.js';
-import { stageFile, toOutputError, writeFileAtomically, type StagedFile } from './atomic-file.js';
+import { stageFile, toOutputError, writeFileAtomically, type StagedFile } from '../io/atomic-file.js';
 import { buildReport } from './build-report.js';
 import { loadReportData, loadStudyContext, type StudyStamp } from './load-report-data.js';
 import type { ReportSpec } from './report-spec.js';

@@ -2,7 +2,7 @@
  * The built CLI loads only what a command needs: `--version` and `--help` nothing but the CLI's
  * own entry files (and the version); `fetch` against a configured service the client side of the
  * toolkit (`brandscape-kit/client`) and no module of the emulator. Checked on the files a real
- * process loads (a loader hook logs them): the CLI is bundled (src/cli/bundle.mjs), so each chunk
+ * process loads (a loader hook logs them): the CLI is bundled (scripts/bundle-cli.mjs), so each chunk
  * it loads stands for the modules esbuild put in it (its metafile, dist/cli/bundle-meta.json).
  */
 import { execFile } from 'node:child_process';
@@ -83,7 +83,7 @@ describe.skipIf(!existsSync(bin))('what the built CLI loads', () => {
     expect(dist).toContain('cli/commands/fetch.js');
     expect(dist).not.toContain('index.js');
     // The output file writer is its own entry point (brandscape-kit/files); nothing else of reports.
-    expect(dist.filter((m) => /^(emulator|frames|charts|report)\//.test(m) && m !== 'report/atomic-file.js')).toEqual([]);
+    expect(dist.filter((m) => /^(emulator|frames|charts|report|io)\//.test(m) && m !== 'io/atomic-file.js')).toEqual([]);
     expect(dist.filter((m) => m.startsWith('cli/commands/') && m !== 'cli/commands/fetch.js')).toEqual([]);
   });
 
