@@ -107,7 +107,8 @@ export { AmbiguousBrandError, UnknownBrandError, foldName, resolveBrands } from 
 export type { BrandCandidate, ResolvedBrand } from './frames/resolve-brands.js';
 
 // Reports (templates -> data -> ReportSpec -> workbook and HTML; exceljs and the zip library load on first write)
-export { OutputError, checkOutputPath, stageFile, toOutputError, writeFileAtomically } from './io/atomic-file.js';
+export { OutputError, stageFile, toOutputError, writeFileAtomically } from './io/atomic-file.js';
+export { checkOutputPath } from './io/output-path.js';
 export { SCALE_COLOURS, cellColours } from './report/cell-colours.js';
 export { COMPARISON_RECORD_COLUMNS, compareBrands } from './report/compare-brands.js';
 export { comparisonChart, comparisonReport } from './report/comparison-report.js';

@@ -11,7 +11,8 @@ export {
   type CompareBrandsOptions,
   type Comparison,
 } from './compare-brands.js';
-export { checkOutputPath, stageFile, toOutputError, type StagedFile } from '../io/atomic-file.js';
+export { stageFile, toOutputError, type StagedFile } from '../io/atomic-file.js';
+export { checkOutputPath } from '../io/output-path.js';
 export { cellColours } from './cell-colours.js';
 export { formatCell } from './format-cell.js';
 export type { ReportTable } from './report-spec.js';

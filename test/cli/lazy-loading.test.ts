@@ -82,8 +82,8 @@ describe.skipIf(!existsSync(bin))('what the built CLI loads', () => {
     expect(dist).toContain('client/index.js');
     expect(dist).toContain('cli/commands/fetch.js');
     expect(dist).not.toContain('index.js');
-    // The output file writer is its own entry point (brandscape-kit/files); nothing else of reports.
-    expect(dist.filter((m) => /^(emulator|frames|charts|report|io)\//.test(m) && m !== 'io/atomic-file.js')).toEqual([]);
+    // The output file writer and its path checks (io/); nothing else of files or reports.
+    expect(dist.filter((m) => /^(emulator|frames|charts|report|io)\//.test(m) && !['io/atomic-file.js', 'io/output-path.js'].includes(m))).toEqual([]);
     expect(dist.filter((m) => m.startsWith('cli/commands/') && m !== 'cli/commands/fetch.js')).toEqual([]);
   });
 

@@ -14,7 +14,7 @@ import {
   type ResourcePath,
 } from '../../client/index.js';
 import { resolve } from 'node:path';
-import { checkOutputPath } from '../../io/atomic-file.js';
+import { checkOutputPath } from '../../io/output-path.js';
 import { fromArgv, toNumber } from '../args.js';
 import { EXIT, type CommandIo } from '../io.js';
 import { RECORD_EXTENSIONS, createParquetSink, createRecordSink, toOutputFormat } from '../output.js';
