@@ -133,20 +133,20 @@ export { crossMarketTable, crossYearTable, metricLabel } from './report/comparis
 export type { CrossMarketTableOptions, CrossYearTableOptions, MarketColumn } from './report/comparison-tables.js';
 export { excelNumberFormat, formatCell } from './report/format-cell.js';
 export type { FormatCellOptions } from './report/format-cell.js';
-export { latestYear } from './report/latest-year.js';
-export { bundledTemplatesDir, listTemplates, loadTemplate } from './report/load-template.js';
-export type { TemplateEntry } from './report/load-template.js';
+export { latestYear } from './report/template/latest-year.js';
+export { bundledTemplatesDir, listTemplates, loadTemplate } from './report/template/load-template.js';
+export type { TemplateEntry } from './report/template/load-template.js';
 export { loadReportData, loadStudyContext } from './report/load-report-data.js';
 export type { LoadReportDataOptions, MarketInfo, ReportData, ReportSource, SectionArchetypes, StudyContext, StudyStamp } from './report/load-report-data.js';
 export type { AboutItem, CellFormat, ColourScale, ReportAbout, ReportCell, ReportColumn, ReportSection, ReportSpec, ReportTable } from './report/report-spec.js';
-export { DEFAULT_OUTPUT_NAME, defineTemplate, fromParameterPairs, fromTemplateText, parameterAt, resolveTemplate } from './report/resolve-template.js';
-export type { ResolvedParameter, ResolvedTemplate, Template } from './report/resolve-template.js';
+export { DEFAULT_OUTPUT_NAME, defineTemplate, fromParameterPairs, fromTemplateText, parameterAt, resolveTemplate } from './report/template/resolve-template.js';
+export type { ResolvedParameter, ResolvedTemplate, Template } from './report/template/resolve-template.js';
 export { checkOutputDir, outputName, runReport, stateFileOf } from './report/run-report.js';
 export { checkAgainstService } from './report/check-against-service.js';
 export type { CheckedTemplate } from './report/check-against-service.js';
 export { checkTemplateOffline } from './report/check-offline.js';
 export type { OfflineCheck } from './report/check-offline.js';
-export { TEMPLATE_LIMITS } from './report/template-limits.js';
+export { TEMPLATE_LIMITS } from './report/template/template-limits.js';
 export { KNOWN_METRIC_GROUPS } from './catalogue/metric-keys.js';
 
 // Webhooks that refresh reports
@@ -164,12 +164,12 @@ export { AUDIENCE_EXPORT_EVENT, AUDIENCE_EXPORT_FORMATS } from './schemas/audien
 export type { AudienceDefinition, AudienceExportFormat, ExportedAudience } from './schemas/audience-export.js';
 export type { RefreshOutcome, ReportTarget, StudyOfEvent } from './webhooks/refresh-reports.js';
 export type { RunReportOptions, RunReportResult } from './report/run-report.js';
-export { TemplateError } from './report/template-error.js';
-export type { TemplateProblem } from './report/template-error.js';
-export { PARAMETER_TYPES, fromOptionText, parameterText as parameterTextOf } from './report/template-params.js';
-export type { BrandRef, ParameterType, ParameterValue, ParameterValues, YearValue } from './report/template-params.js';
-export { OUTPUT_FORMATS, SECTION_KINDS } from './report/template-schema.js';
-export type { DataSpec, OutputFormat, ParameterSpec, SectionKind, SectionSpec } from './report/template-schema.js';
+export { TemplateError } from './report/template/template-error.js';
+export type { TemplateProblem } from './report/template/template-error.js';
+export { PARAMETER_TYPES, fromOptionText, parameterText as parameterTextOf } from './report/template/template-params.js';
+export type { BrandRef, ParameterType, ParameterValue, ParameterValues, YearValue } from './report/template/template-params.js';
+export { OUTPUT_FORMATS, SECTION_KINDS } from './report/template/template-schema.js';
+export type { DataSpec, OutputFormat, ParameterSpec, SectionKind, SectionSpec } from './report/template/template-schema.js';
 export { toHtml, writeHtml } from './report/write-html.js';
 export { writeXlsx } from './report/write-xlsx.js';
 export type { WriteXlsxOptions } from './report/write-xlsx.js';

@@ -19,11 +19,11 @@ import { foldName, resolveBrands, type ResolvedBrand } from '../frames/resolve-b
 import type { CrossMarketRow, CrossYearRow, TrendDirection } from '../frames/types.js';
 import { SCORE_TYPES, fromMetricColumn, toMetricColumn, type ScoreType } from '../schemas/score-types.js';
 import { crossMarketTable, crossYearTable, type MarketColumn } from './comparison-tables.js';
-import { latestYear, toCalendarYear } from './latest-year.js';
+import { latestYear, toCalendarYear } from './template/latest-year.js';
 import { sourceOf, type ReportSource } from './report-source.js';
 import { listText, missingDataNotes, plural } from './missing-data-notes.js';
 import type { AboutItem, ReportTable } from './report-spec.js';
-import type { BrandRef, YearValue } from './template-params.js';
+import type { BrandRef, YearValue } from './template/template-params.js';
 import { compareNames } from '../frames/compare-names.js';
 import { groupsText, marketsWithStudies, missingScoreTypeText, nearestKeys, unknownMarketsHint } from './service-hints.js';
 

@@ -16,7 +16,7 @@ export { checkOutputPath } from '../io/output-path.js';
 export { cellColours } from './cell-colours.js';
 export { formatCell } from './format-cell.js';
 export type { ReportTable } from './report-spec.js';
-export { fromOptionText } from './template-params.js';
+export { fromOptionText } from './template/template-params.js';
 export { UsageError } from '../errors.js';
 export type { FrameTable } from '../frames/frame-table.js';
 export { toTable } from '../frames/to-table.js';

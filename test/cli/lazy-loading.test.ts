@@ -99,7 +99,7 @@ describe.skipIf(!existsSync(bin))('what the built CLI loads', () => {
     expect(table.dist).toContain('report/compare-entry.js');
     // Nor the chart builders, the report builder or the template reader (with its YAML parser):
     // those are for files that draw (--out .png/.svg/.html/.xlsx).
-    expect(table.dist.filter((m) => m.startsWith('charts/') || ['report/comparison-report.js', 'report/build-report.js', 'report/resolve-template.js'].includes(m))).toEqual([]);
+    expect(table.dist.filter((m) => m.startsWith('charts/') || ['report/comparison-report.js', 'report/build-report.js', 'report/template/resolve-template.js'].includes(m))).toEqual([]);
     expect(table.all.filter((u) => u.includes('/node_modules/yaml/'))).toEqual([]);
     const drawn = await modulesOf(['compare', '--brands', 'Veros', '--markets', 'GB,DE', '--out', join(dir, 'cmp.svg')], env);
     expect(drawn.code).toBe(0);
