@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { inspect, promisify } from 'node:util';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { display, tableMimeBundle, type MimeBundle } from '../../src/charts/display.js';
+import { display, tableMimeBundle, type MimeBundle } from '../../src/notebook/display.js';
 import { FrameTable } from '../../src/frames/frame-table.js';
 import { textColumn } from '../../src/frames/string-dictionary.js';
 import { toTable } from '../../src/frames/to-table.js';

@@ -8,8 +8,8 @@ import { version } from 'vega-lite';
 import { UsageError, crossMarketBars, display, toMimeBundle, vegaLiteMimeType } from '../../src/index.js';
 import type { MimeBundle } from '../../src/index.js';
 import { VEGA_LITE_SCHEMA } from '../../src/charts/chart-spec.js';
-import * as f from './fixtures.js';
-import { pngSize } from './helpers.js';
+import * as f from '../charts/fixtures.js';
+import { pngSize } from '../charts/helpers.js';
 
 const spec = crossMarketBars(f.crossMarketRows(), { entityId: 1 });
 
