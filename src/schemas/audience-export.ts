@@ -2,7 +2,7 @@
  * Audience export (§16): when a user exports an audience from The Fount to an application, the
  * service sends that application a webhook carrying the audience. Documented: the four formats, and
  * the slimmed-down audience of formats 2-4 with its `respondents`. Undocumented, and so the
- * emulator's choice (SERVICE.md), shared here by the emulator that sends and the receiver that
+ * emulator's choice (§23.2), shared here by the emulator that sends and the receiver that
  * checks: the standard webhook envelope (§15.4) without `action`, `type` and `BAV-Event`
  * `Audience Export`, the format named in the envelope's `format`, and format 1's definition (the
  * Audiences API record plus the export's fields and its `segments`, `metrics` and `logic`).
