@@ -183,7 +183,6 @@ const bcCommon = {
 
 /** What every Best Countries country tool takes. */
 export const BC_COUNTRY_INPUT = z.object(bcCommon);
-export type BcCountryInput = z.infer<typeof BC_COUNTRY_INPUT>;
 
 /** What every Best Countries city tool takes. */
 export const BC_CITY_INPUT = z.object({

@@ -87,15 +87,3 @@ export const audienceDefinition = audience.extend({
   metrics: z.array(z.object({ key: z.string(), name: str(), value: z.number().nullable() })),
 });
 export type AudienceDefinition = z.infer<typeof audienceDefinition>;
-
-/** The webhook body of an audience export, as the emulator sends it. */
-export const audienceExportEvent = z.object({
-  type: z.literal(AUDIENCE_EXPORT_EVENT),
-  format: z.enum(AUDIENCE_EXPORT_FORMATS),
-  data: z.record(z.string(), z.unknown()),
-  url: z.string().optional(),
-  webhookDate: z.string().optional(),
-  webhookTimestamp: z.number().int().optional(),
-  webhookId: z.string().min(1),
-});
-export type AudienceExportEvent = z.infer<typeof audienceExportEvent>;
