@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { version } from 'vega-lite';
-import { UsageError, crossMarketBars, display, toMimeBundle, vegaLiteMimeType } from '../../src/index.js';
+import { UsageError, crossMarketBars, display } from '../../src/index.js';
+import { toMimeBundle, vegaLiteMimeType } from '../../src/notebook/display.js';
 import type { MimeBundle } from '../../src/index.js';
 import { VEGA_LITE_SCHEMA } from '../../src/charts/chart-spec.js';
 import * as f from '../charts/fixtures.js';

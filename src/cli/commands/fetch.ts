@@ -4,7 +4,6 @@
  */
 import {
   LoadError,
-  RESOURCES,
   UsageError,
   type BrandscapeParams,
   type FetchAllOptions,
@@ -13,6 +12,7 @@ import {
   type ResourceName,
   type ResourcePath,
 } from '../../client/index.js';
+import { RESOURCES } from '../../catalogue/endpoints.js';
 import { resolve } from 'node:path';
 import { checkOutputPath } from '../../io/output-path.js';
 import { fromArgv, toNumber } from '../args.js';
