@@ -5,9 +5,8 @@
 //
 // Why: a command started ~160 modules before its first request, ~95 of them zod's (its index loads
 // every locale), and Node 20 resolves, reads and compiles each on its own. Bundled, `brandscape
-// fetch` sends its first request ~60 ms sooner (first connect ~130 ms after start, against ~195;
-// a bare `node -e 0` takes ~60). Heavy or native packages stay outside and load from node_modules
-// as before: the chart, workbook, dataframe and notebook libraries, and the city gazetteer.
+// fetch` sends its first request sooner (`npm run bench` measures the time to the first connect).
+// Heavy or native packages stay outside and load from node_modules as before: the chart, workbook, dataframe and notebook libraries, and the city gazetteer.
 //
 // dist/cli/bundle-meta.json (esbuild's metafile) lists the modules in each chunk; the lazy-loading
 // test reads it to name the modules a command loads.
@@ -38,8 +37,8 @@ const result = await build({
   absWorkingDir: root,
   entryPoints: {
     bin: 'dist/cli/bin.entry.js',
-    // Started by URL next to the chunk that starts it (src/report/parquet-workers.ts).
-    'chunks/parquet-worker': 'dist/report/parquet-worker.js',
+    // Started by URL next to the chunk that starts it (src/io/parquet-workers.ts).
+    'chunks/parquet-worker': 'dist/io/parquet-worker.js',
   },
   outdir: 'dist/cli',
   chunkNames: 'chunks/[name]-[hash]',

@@ -10,16 +10,150 @@
  */
 
 // Client, endpoint catalogue, loader, errors and records: the public entry point of the client side
-// (`brandscape-kit/client`), every name of it exported here too.
-export * from './client/index.js';
+// (`brandscape-kit/client`), every name of it exported here too, by name (but its SortKey: the
+// root's is the frames' sort key).
+export {
+  AuthenticationError,
+  autoLogin,
+  BadRequestError,
+  BrandscapeError,
+  CancelledError,
+  createClient,
+  DataError,
+  embedUrl,
+  HttpError,
+  isBrandscapeError,
+  LoadError,
+  NetworkError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ResponseShapeError,
+  ServerError,
+  TimeoutError,
+  UsageError,
+} from './client/index.js';
+export type {
+  AnnualResult,
+  ApiVersion,
+  ArchetypeAnswer,
+  ArchetypeEntry,
+  ArchetypeOptions,
+  ArchetypeParams,
+  Audience,
+  AudienceGroup,
+  AutoLoginOptions,
+  AutoLoginResult,
+  AutoLoginUser,
+  BestCountriesDatapoint,
+  BestCountriesDataType,
+  BestCountriesFactor,
+  BestCountriesFetcher,
+  BestCountriesMetric,
+  BestCountriesMetricGroup,
+  BestCountriesQuery,
+  BestCountriesRawQuery,
+  BestCountriesScoreType,
+  Brand,
+  BrandMetric,
+  BrandMetricGroup,
+  BrandscapeClient,
+  BrandscapeFetcher,
+  BrandscapeFilter,
+  BrandscapeInclude,
+  BrandscapeItem,
+  BrandscapeMeta,
+  BrandscapeParams,
+  BrandscapeRow,
+  BrandsInStudies,
+  BrandWorthMap,
+  CacheEvent,
+  CacheKey,
+  Category,
+  CategoryWorthMap,
+  CeeOpinion,
+  City,
+  ClientOptions,
+  Collection,
+  Company,
+  CompetitiveSet,
+  CostOfEntry,
+  Country,
+  CountryIndicatorsFetcher,
+  DiskCacheOptions,
+  DynamicFetcher,
+  DynamicListParams,
+  DynamicRecord,
+  EmbedParamValue,
+  EmbedUrlOptions,
+  FetchAllOptions,
+  FetchPage,
+  FetchPageContext,
+  FilterOf,
+  FunnelEntry,
+  HealthResult,
+  HealthStatus,
+  Ids,
+  IncludeName,
+  IncludeSpec,
+  Item,
+  ItemParams,
+  ListParams,
+  ListResource,
+  LoadCacheOptions,
+  LoadOptions,
+  LoadProgress,
+  LoadResult,
+  LoadStats,
+  LoadSummary,
+  LovePlusEntry,
+  MetricCatalogueRecords,
+  OperatingCompany,
+  Page,
+  PageEvent,
+  PageSource,
+  PagingQuery,
+  ParsedPage,
+  PartnershipExchange,
+  PersonalityMatch,
+  RecordOf,
+  RecordSink,
+  Region,
+  RequestOptions,
+  ResourceFetcher,
+  ResourceName,
+  ResourcePath,
+  ResponseCache,
+  RetryOptions,
+  ScoreType,
+  SearchableResource,
+  Sector,
+  SourcedPage,
+  StockExchange,
+  StockPrice,
+  Study,
+  StudyBrand,
+  StudyCategory,
+  StudySlim,
+  Swot,
+  ToolMetadata,
+  ToolMethods,
+  ToolResult,
+  ToolSlug,
+  ToolSpec,
+  ToplistRow,
+  TransportEvent,
+  UndocumentedList,
+  UndocumentedRecord,
+  VulnerabilityPoint,
+  Year,
+} from './client/index.js';
 
 // Charts (builders return plain Vega-Lite specs; rendering loads vega lazily, on first use)
 export { archetypeHeatmap } from './charts/archetype-heatmap.js';
 export type { ArchetypeHeatmapOptions } from './charts/archetype-heatmap.js';
-export { VEGA_LITE_SCHEMA } from './charts/chart-spec.js';
 export type { ChartOptions, ChartSpec } from './charts/chart-spec.js';
 export type { MetricPanelOptions } from './charts/metric-panels.js';
-export { CHART_PALETTE } from './charts/chart-theme.js';
 export { companyView } from './charts/company-view.js';
 export type { CompanyViewOptions } from './charts/company-view.js';
 export { crossMarketBars } from './charts/cross-market-bars.js';
@@ -28,39 +162,63 @@ export { crossMarketHeatmap } from './charts/cross-market-heatmap.js';
 export type { CrossMarketHeatmapOptions } from './charts/cross-market-heatmap.js';
 export { crossYearLines } from './charts/cross-year-lines.js';
 export type { CrossYearLinesOptions } from './charts/cross-year-lines.js';
-export { NOTEBOOK_VEGA_LITE_SCHEMA, display, tableMimeBundle, toMimeBundle, toVegaLiteV5, vegaLiteMimeType } from './charts/display.js';
-export type { DisplayOptions, DisplayWriter, MimeBundle, TableDisplayOptions } from './charts/display.js';
+export { display } from './notebook/display.js';
+export type { DisplayOptions, MimeBundle, TableDisplayOptions } from './notebook/display.js';
 export { FontMissingError } from './charts/font-missing-error.js';
-export { metricTitle } from './charts/metric-title.js';
 export type { PillarRow, PillarSelection } from './charts/pillar-values.js';
 export { pillarsProfile } from './charts/pillars-profile.js';
 export type { PillarsProfileOptions } from './charts/pillars-profile.js';
-export { POWER_GRID_QUADRANTS, powerGrid } from './charts/power-grid.js';
+export { powerGrid } from './charts/power-grid.js';
 export { commitmentFunnelChart } from './charts/commitment-funnel.js';
 export { worthMapChart } from './charts/worth-map.js';
 export type { PowerGridOptions } from './charts/power-grid.js';
-export { DEFAULT_CHART_FONTS, renderPng, renderSvg } from './charts/render.js';
+export { renderPng, renderSvg } from './charts/render.js';
 export type { ChartFonts, PngOptions, RenderOptions } from './charts/render.js';
 export { sectorDistribution } from './charts/sector-distribution.js';
 export type { SectorDistributionOptions } from './charts/sector-distribution.js';
 export { slopeChart } from './charts/slope-chart.js';
 export type { SlopeChartOptions } from './charts/slope-chart.js';
-export { truncateLabel } from './charts/truncate-label.js';
 
 // Frames (columnar tables on typed arrays; a danfojs DataFrame comes from `toDanfo` in brandscape-kit/danfo)
-export { archetypeMatrix, archetypeName } from './frames/archetype-matrix.js';
-export type { ArchetypeInput, ArchetypeMatrixMeta, ArchetypeMatrixOptions } from './frames/archetype-matrix.js';
-export type { BrandRecord, BrandscapeInput, BrandscapeSelection, MetricCatalogue, MissingCell, MissingData, StudyRecord } from './frames/brandscape-input.js';
+export { archetypeMatrix } from './frames/archetype-matrix.js';
+export type {
+  ArchetypeInput,
+  ArchetypeMatrixMeta,
+  ArchetypeMatrixOptions,
+} from './frames/archetype-matrix.js';
+export type {
+  BrandRecord,
+  BrandscapeInput,
+  BrandscapeSelection,
+  MetricCatalogue,
+  MissingCell,
+  MissingData,
+  StudyRecord,
+} from './frames/brandscape-input.js';
 export { companyRollup } from './frames/company-rollup.js';
-export type { CompanyInput, CompanyRecord, CompanyRollupMeta, CompanyRollupOptions, StockPriceRecord } from './frames/company-rollup.js';
+export type {
+  CompanyInput,
+  CompanyRecord,
+  CompanyRollupMeta,
+  CompanyRollupOptions,
+  StockPriceRecord,
+} from './frames/company-rollup.js';
 export { crossMarket } from './frames/cross-market.js';
 export type { CrossMarketMeta, CrossMarketOptions } from './frames/cross-market.js';
-export { DEFAULT_FLAT_TOLERANCE, crossYear } from './frames/cross-year.js';
+export { crossYear } from './frames/cross-year.js';
 export type { CrossYearMeta, CrossYearOptions } from './frames/cross-year.js';
-export { isCategorySpecific } from './frames/dedupe.js';
 export type { DedupeInfo, DedupeMode } from './frames/dedupe.js';
-export { BOOL_NULL, FrameTable, INT_NULL } from './frames/frame-table.js';
-export type { Cell, ColumnKind, DescribeRow, FrameColumn, FrameMeta, FrameRow, PrintOptions, TableFormatOptions } from './frames/frame-table.js';
+export { FrameTable } from './frames/frame-table.js';
+export type {
+  Cell,
+  ColumnKind,
+  DescribeRow,
+  FrameColumn,
+  FrameMeta,
+  FrameRow,
+  PrintOptions,
+  TableFormatOptions,
+} from './frames/frame-table.js';
 export { groupBy } from './frames/group-by.js';
 export type { GroupByMeta, GroupByOptions, GroupStat } from './frames/group-by.js';
 export { loadComparisonInput } from './load/load-comparison-input.js';
@@ -72,7 +230,7 @@ export { sectorSummary, sectorValues } from './frames/sector-summary.js';
 export type { SectorSummaryMeta, SectorSummaryOptions } from './frames/sector-summary.js';
 export { toolRecords } from './frames/tool-records.js';
 export type { ToolRecord } from './frames/tool-records.js';
-export { TableBuilder, toTable } from './frames/to-table.js';
+export { toTable } from './frames/to-table.js';
 export { brandscapeTable, loadTable } from './load/load-table.js';
 export type { LoadTableOptions, LoadsInto } from './load/load-table.js';
 export type { Condition, Scalar, Where } from './frames/where.js';
@@ -99,19 +257,16 @@ export type {
 // Notebooks: one call for a client (the live service or an embedded emulator), load progress in a cell
 export { connect } from './notebook/connect.js';
 export type { ConnectOptions, Connection } from './notebook/connect.js';
-export { progressLine, showProgress } from './notebook/show-progress.js';
+export { showProgress } from './notebook/show-progress.js';
 export type { ShowProgressOptions } from './notebook/show-progress.js';
 
 // Brands by name
 export { AmbiguousBrandError, UnknownBrandError, resolveBrands } from './load/resolve-brands.js';
-export { foldName } from './frames/fold-name.js';
 export type { BrandCandidate, ResolvedBrand } from './load/resolve-brands.js';
 
 // Reports (templates -> data -> ReportSpec -> workbook and HTML; exceljs and the zip library load on first write)
-export { OutputError, checkOutputPath, stageFile, toOutputError, writeFileAtomically } from './report/atomic-file.js';
-export { SCALE_COLOURS, cellColours } from './report/cell-colours.js';
+export { OutputError } from './io/atomic-file.js';
 export { compareBrands } from './compare/compare-brands.js';
-export { COMPARISON_RECORD_COLUMNS } from './compare/types.js';
 export { comparisonChart, comparisonReport } from './compare/comparison-report.js';
 export type {
   CompareBrandsOptions,
@@ -124,54 +279,87 @@ export type {
   CrossYearComparison,
   CrossYearRecord,
 } from './compare/types.js';
-export type { StagedFile } from './report/atomic-file.js';
-export { buildReport, queryText } from './report/build-report.js';
-export { fromParquet, readParquet, toParquet, writeParquet } from './report/parquet.js';
-export { writeCsv } from './report/write-csv.js';
-export type { ParquetOptions } from './report/parquet.js';
+export { buildReport } from './report/build-report.js';
+export { fromParquet, readParquet, toParquet, writeParquet } from './io/parquet.js';
+export { writeCsv } from './io/write-csv.js';
+export type { ParquetOptions } from './io/parquet.js';
 export type { BuildReportOptions } from './report/build-report.js';
-export { crossMarketTable, crossYearTable, metricLabel } from './report/comparison-tables.js';
-export type { CrossMarketTableOptions, CrossYearTableOptions, MarketColumn } from './report/comparison-tables.js';
-export { excelNumberFormat, formatCell } from './report/format-cell.js';
-export type { FormatCellOptions } from './report/format-cell.js';
-export { latestYear } from './report/latest-year.js';
-export { bundledTemplatesDir, listTemplates, loadTemplate } from './report/load-template.js';
-export type { TemplateEntry } from './report/load-template.js';
-export { loadReportData, loadStudyContext } from './report/load-report-data.js';
-export type { LoadReportDataOptions, MarketInfo, ReportData, ReportSource, SectionArchetypes, StudyContext, StudyStamp } from './report/load-report-data.js';
-export type { AboutItem, CellFormat, ColourScale, ReportAbout, ReportCell, ReportColumn, ReportSection, ReportSpec, ReportTable } from './report/report-spec.js';
-export { DEFAULT_OUTPUT_NAME, defineTemplate, fromParameterPairs, fromTemplateText, parameterAt, resolveTemplate } from './report/resolve-template.js';
-export type { ResolvedParameter, ResolvedTemplate, Template } from './report/resolve-template.js';
-export { checkOutputDir, outputName, runReport, stateFileOf } from './report/run-report.js';
+export { loadTemplate } from './report/template/load-template.js';
+export { loadReportData } from './report/load-report-data.js';
+export type {
+  LoadReportDataOptions,
+  MarketInfo,
+  ReportData,
+  ReportSource,
+  SectionArchetypes,
+  StudyContext,
+  StudyStamp,
+} from './report/load-report-data.js';
+export type {
+  AboutItem,
+  CellFormat,
+  ColourScale,
+  ReportAbout,
+  ReportCell,
+  ReportColumn,
+  ReportSection,
+  ReportSpec,
+  ReportTable,
+} from './report/report-spec.js';
+export { defineTemplate, resolveTemplate } from './report/template/resolve-template.js';
+export type {
+  ResolvedParameter,
+  ResolvedTemplate,
+  Template,
+} from './report/template/resolve-template.js';
+export { runReport } from './report/run-report.js';
 export { checkAgainstService } from './report/check-against-service.js';
 export type { CheckedTemplate } from './report/check-against-service.js';
-export { checkTemplateOffline } from './report/check-offline.js';
-export type { OfflineCheck } from './report/check-offline.js';
-export { TEMPLATE_LIMITS } from './report/template-limits.js';
-export { KNOWN_METRIC_GROUPS } from './catalogue/metric-keys.js';
+export { TEMPLATE_LIMITS } from './report/template/template-limits.js';
 
 // Webhooks that refresh reports
-export { createReplayGuard, verifyWebhook, webhookEvent } from './webhooks/verify-webhook.js';
-export type { VerifyWebhookOptions, WebhookEvent, WebhookVerdict } from './webhooks/verify-webhook.js';
+export { createReplayGuard, verifyWebhook } from './webhooks/verify-webhook.js';
+export type {
+  VerifyWebhookOptions,
+  WebhookEvent,
+  WebhookVerdict,
+} from './webhooks/verify-webhook.js';
 export { createWebhookReceiver } from './webhooks/webhook-receiver.js';
 export type { WebhookReceiver, WebhookReceiverOptions } from './webhooks/webhook-receiver.js';
-export { refreshReports, studyOfEvent, touches } from './webhooks/refresh-reports.js';
+export { refreshReports } from './webhooks/refresh-reports.js';
 // Audience export (§16): the receiver writes exports with `audiencesTo`; a notebook reads one back
 export { loadAudienceExport } from './webhooks/load-audience-export.js';
 export type { AudienceExportMeta, AudienceRespondentRow } from './webhooks/load-audience-export.js';
-export { checkAudiencesDir, fromAudienceExportEvent, writeAudienceExport } from './webhooks/audience-export-files.js';
-export type { AudienceExportVerdict, ReceivedAudienceExport, WrittenAudienceExport } from './webhooks/audience-export-files.js';
-export { AUDIENCE_EXPORT_EVENT, AUDIENCE_EXPORT_FORMATS } from './schemas/audience-export.js';
-export type { AudienceDefinition, AudienceExportFormat, ExportedAudience } from './schemas/audience-export.js';
+export { fromAudienceExportEvent, writeAudienceExport } from './webhooks/audience-export-files.js';
+export type {
+  AudienceExportVerdict,
+  ReceivedAudienceExport,
+  WrittenAudienceExport,
+} from './webhooks/audience-export-files.js';
+export type {
+  AudienceDefinition,
+  AudienceExportFormat,
+  ExportedAudience,
+} from './schemas/audience-export.js';
 export type { RefreshOutcome, ReportTarget, StudyOfEvent } from './webhooks/refresh-reports.js';
 export type { RunReportOptions, RunReportResult } from './report/run-report.js';
-export { TemplateError } from './report/template-error.js';
-export type { TemplateProblem } from './report/template-error.js';
-export { PARAMETER_TYPES, fromOptionText, parameterText as parameterTextOf } from './report/template-params.js';
-export type { BrandRef, ParameterType, ParameterValue, ParameterValues, YearValue } from './report/template-params.js';
-export { OUTPUT_FORMATS, SECTION_KINDS } from './report/template-schema.js';
-export type { DataSpec, OutputFormat, ParameterSpec, SectionKind, SectionSpec } from './report/template-schema.js';
+export { TemplateError } from './report/template/template-error.js';
+export type { TemplateProblem } from './report/template/template-error.js';
+export type {
+  BrandRef,
+  ParameterType,
+  ParameterValue,
+  ParameterValues,
+  YearValue,
+} from './report/template/template-params.js';
+export type {
+  DataSpec,
+  OutputFormat,
+  ParameterSpec,
+  SectionKind,
+  SectionSpec,
+} from './report/template/template-schema.js';
 export { toHtml, writeHtml } from './report/write-html.js';
 export { writeXlsx } from './report/write-xlsx.js';
 export type { WriteXlsxOptions } from './report/write-xlsx.js';
-export { toolkitVersion } from './version.js';
+

@@ -1,18 +1,19 @@
 /**
- * The architecture of `src/` as DESIGN.md draws it, checked on the import graph (every import,
- * type-only ones and `import()` calls included):
+ * The architecture of `src/` as docs/architecture.md draws it, checked on the import graph (every
+ * import, type-only ones and `import()` calls included):
  *
  *   schemas <- catalogue <- client <- load <- (report, compare) <- index.ts <- cli
  *   loader <- client            (the loader knows pages, not URLs: nothing of client/)
- *   schemas, catalogue <- emulator   (never the client)
+ *   schemas, catalogue <- emulator   (never the client; the emulator's MCP servers stay inside it)
  *   frames <- load              (frames take data: the client calls that fill them are load/)
+ *   frames <- io <- (report, compare, webhooks, mcp, index.ts, cli)   (Parquet, CSV, atomic files, output paths)
+ *   frames, schemas <- report/template <- report   (the template language: no client, charts or files)
  *   frames <- charts <- report <- compare   (compare: plan (pure) -> load -> shape (pure))
- *   client, charts, emulator <- notebook <- index.ts   (connect() starts an emulator lazily)
+ *   client, frames, charts, emulator <- notebook <- index.ts   (connect() starts an emulator lazily)
  *   client, frames, charts, report, load, compare <- mcp <- cli   (brandscape-kit/mcp: never the emulator)
- *   emulator/mcp/ (the service's MCP servers) stays within the emulator's imports
+ *   every room <- cli           (the CLI is bundled: it imports internal modules, the emulator through its entry)
  *
- * No file imports itself through others; the CLI imports only the public entry points (the files
- * package.json exports).
+ * No file imports itself through others.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -20,15 +21,6 @@ import { describe, expect, it } from 'vitest';
 import { checkLayers, findCycles, readImportGraph, type ImportGraph, type LayerRules } from './helpers/import-graph.js';
 
 const src = fileURLToPath(new URL('../src', import.meta.url));
-
-/** The public entry points: the source files of what package.json exports (`./dist/x.js` is `x.ts`). */
-const ENTRY_POINTS = (() => {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, string | { import?: string }> };
-  return Object.values(pkg.exports)
-    .map((target) => (typeof target === 'string' ? target : target.import))
-    .filter((target): target is string => target !== undefined && target.startsWith('./dist/'))
-    .map((target) => target.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'));
-})();
 
 /**
  * Which layers each layer may import (its own always). Shared leaves: errors.ts, link-signals.ts,
@@ -54,34 +46,40 @@ const RULES: LayerRules = {
     // The client calls that fill the frames' inputs (loadTable, loadComparisonInput, resolveBrands):
     // their own room because report (templates) and compare both use them, and report may not import compare.
     load: ['errors.ts', 'link-signals.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames'],
+    // I/O of tables and files: Parquet and CSV of the frames' tables, atomic writes, output-path
+    // checks. Above the table engine (it reads and writes FrameTables), below everything that writes.
+    io: ['errors.ts', 'frames'],
     charts: ['errors.ts', 'schemas', 'frames'],
-    report: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'charts'],
+    // The template language (load, resolve, schema, parameters, limits, errors): plain data and
+    // checks, with the brand-name rules of frames; no client, charts or files.
+    'report/template': ['errors.ts', 'package-root.ts', 'schemas', 'frames'],
+    report: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'io', 'charts', 'report/template'],
     // brandscape compare as a use case: plan (pure) -> load (client calls) -> shape (pure rows and
     // notes), over the frames' analyses and report's matrices; a comparison's chart and ReportSpec.
     // Within it, plan and shape stay pure (the test below): no client, loader or load.
-    compare: ['errors.ts', 'link-signals.ts', 'version.ts', 'schemas', 'catalogue', 'client', 'frames', 'load', 'charts', 'report'],
+    compare: ['errors.ts', 'link-signals.ts', 'version.ts', 'schemas', 'catalogue', 'client', 'frames', 'load', 'io', 'charts', 'report', 'report/template'],
     // The emulator's MCP servers (emulator/mcp/) stay inside these too: never the client.
     emulator: ['errors.ts', 'link-signals.ts', 'listen-http.ts', 'serve-fetch.ts', 'version.ts', 'schemas', 'catalogue'],
-    // Audience exports are written and read back as tables (frames) through report's Parquet and atomic files.
-    webhooks: ['errors.ts', 'listen-http.ts', 'schemas', 'catalogue', 'client', 'frames', 'report'],
-    // connect() starts the embedded emulator (loaded with import(), only when no service is set).
-    notebook: ['errors.ts', 'loader', 'client', 'charts', 'emulator'],
+    // Audience exports are written and read back as tables (frames) through io's Parquet and atomic
+    // files; reports are refreshed through report's runReport.
+    webhooks: ['errors.ts', 'listen-http.ts', 'schemas', 'catalogue', 'client', 'frames', 'io', 'report', 'report/template'],
+    // connect() starts the embedded emulator (loaded with import(), only when no service is set);
+    // display() shows charts (rendered by charts) and tables (frames) in a tslab notebook.
+    notebook: ['errors.ts', 'loader', 'client', 'frames', 'charts', 'emulator'],
     // brandscape-kit/danfo: the only room whose types name danfojs-node (an optional peer).
     danfo: ['errors.ts', 'frames'],
-    'index.ts': ['errors.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'charts', 'report', 'compare', 'notebook', 'webhooks'],
+    'index.ts': ['errors.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'io', 'charts', 'report', 'report/template', 'compare', 'notebook', 'webhooks'],
     // brandscape mcp: a thin adapter over the use cases (compare, reports, the client's fetchers).
-    mcp: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'listen-http.ts', 'serve-fetch.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'charts', 'report', 'compare'],
-    cli: ['index.ts', 'emulator', 'mcp', 'version.ts'],
+    mcp: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'listen-http.ts', 'serve-fetch.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'io', 'charts', 'report', 'report/template', 'compare'],
+    // The CLI is bundled (scripts/bundle-cli.mjs): it imports the modules it needs, internal ones
+    // too, so that CLI-only helpers stay out of the package's exports. The emulator it starts only
+    // through the emulator's entry point (the test below).
+    cli: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'io', 'charts', 'report', 'report/template', 'compare', 'notebook', 'webhooks', 'mcp', 'emulator', 'index.ts'],
   },
-  onlyFiles: { cli: ENTRY_POINTS },
 };
 
 describe('the import graph of src/', () => {
   const graph = readImportGraph(src);
-
-  it('knows the public entry points from package.json', () => {
-    expect(ENTRY_POINTS).toEqual(expect.arrayContaining(['index.ts', 'emulator/index.ts']));
-  });
 
   it('is read whole: every layer, type-only imports and import() calls included', () => {
     expect(graph.size).toBeGreaterThan(100);
@@ -94,8 +92,19 @@ describe('the import graph of src/', () => {
     expect(findCycles(graph)).toEqual([]);
   });
 
-  it('points one way between layers; the CLI imports only the public entry points (src/index.ts, src/emulator/index.ts, ...)', () => {
+  it('points one way between layers and rooms (report/template a room of its own inside report/)', () => {
     expect(checkLayers(graph, RULES)).toEqual([]);
+  });
+
+  it('lets the CLI start the emulator only through its entry point (brandscape-kit/emulator)', () => {
+    const intoEmulator = [...graph].filter(([file, targets]) => file.startsWith('cli/') && targets.some((t) => t.startsWith('emulator/') && t !== 'emulator/index.ts'));
+    expect(intoEmulator.map(([file]) => file)).toEqual([]);
+  });
+
+  it('keeps the template language away from the client, charts and files', () => {
+    const template = [...graph].filter(([file]) => file.startsWith('report/template/'));
+    expect(template.length).toBeGreaterThan(5);
+    expect(template.filter(([, targets]) => targets.some((t) => /^(client|loader|charts|io)\//.test(t) || t === 'package:exceljs')).map(([file]) => file)).toEqual([]);
   });
 
   it('keeps the loader and the emulator away from the client', () => {
@@ -140,12 +149,14 @@ describe('the checks themselves', () => {
     expect(findCycles(graph)).toHaveLength(2);
   });
 
-  it('name an import against the layers, a CLI import past the entry points, and a layer nobody placed', () => {
+  it('name an import against the layers or out of a sub-room, an import past an allowed list of files, and a layer nobody placed', () => {
     const graph = sample({
       'loader/load-all.ts': ['client/transport.ts', 'errors.ts'],
       'emulator/http/handler.ts': ['client/query.ts', 'catalogue/endpoints.ts'],
       'cli/commands/fetch.ts': ['index.ts', 'client/create-client.ts', 'package:node:fs', 'package:zod'],
       'cli/main.ts': ['emulator/index.ts', 'emulator/http/auth.ts'],
+      'report/template/x.ts': ['report/template/y.ts', 'frames/where.ts', 'charts/render.ts'],
+      'report/build-report.ts': ['report/template/x.ts', 'io/parquet.ts'],
       'widgets/x.ts': [],
     });
     expect(checkLayers(graph, { ...RULES, onlyFiles: { cli: ['index.ts', 'emulator/index.ts'] } })).toEqual([
@@ -154,6 +165,7 @@ describe('the checks themselves', () => {
       'cli/commands/fetch.ts imports client/create-client.ts: cli may import only index.ts, emulator/index.ts',
       'cli/commands/fetch.ts imports zod: cli may import only index.ts, emulator/index.ts',
       'cli/main.ts imports emulator/http/auth.ts: cli may import only index.ts, emulator/index.ts',
+      'report/template/x.ts imports charts/render.ts: report/template may import only errors.ts, package-root.ts, schemas, frames',
       "widgets/x.ts is in 'widgets', which the architecture test does not place: add it to the layer rules",
     ]);
   });

@@ -5,9 +5,9 @@
  * The service documents the servers, the tool names and the parameters each kind of tool takes
  * (brands, countries as ISO alpha-2 "preferred", years, audiences, score types, tickers with an
  * exchange suffix), but not the input schemas (obtain them with `tools/list`; not guaranteed
- * stable). The schemas here are our choice, following those parameters; src/emulator/SERVICE.md
+ * stable). The schemas here are our choice, following those parameters; §23.3
  * says so. Everything a tool takes is optional except the ticker: missing parameters are filled by
- * the server-side fallbacks the documentation announces (the emulator's are in SERVICE.md).
+ * the server-side fallbacks the documentation announces (the emulator's are in §23.3).
  */
 import * as z from 'zod';
 
@@ -183,7 +183,6 @@ const bcCommon = {
 
 /** What every Best Countries country tool takes. */
 export const BC_COUNTRY_INPUT = z.object(bcCommon);
-export type BcCountryInput = z.infer<typeof BC_COUNTRY_INPUT>;
 
 /** What every Best Countries city tool takes. */
 export const BC_CITY_INPUT = z.object({

@@ -24,7 +24,7 @@ let signalled: ExitSignal | undefined;
  * The module that stages output files, asked for at the first signal: it is already loaded when a
  * command has staged anything, and `--version` must not load it otherwise.
  */
-let files: Promise<typeof import('../report/atomic-file.js')> | undefined;
+let files: Promise<typeof import('../io/atomic-file.js')> | undefined;
 let leaving = false;
 
 /**
@@ -50,7 +50,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       return;
     }
     signalled = signal;
-    files = import('../report/atomic-file.js');
+    files = import('../io/atomic-file.js');
     files.catch(() => {});
     controller.abort();
     // A cleanup that does not end (a read that cannot be interrupted) must not keep the process.

@@ -64,11 +64,6 @@ const commands: Record<string, CommandEntry> = {
   },
 };
 
-/** Registers a command (an embedding tool's own); built-in commands are entries of `commands`. */
-export function registerCommand(name: string, command: CommandEntry): void {
-  commands[name] = command;
-}
-
 export function mainHelp(): string {
   const width = Math.max(...Object.keys(commands).map((n) => n.length));
   const list = Object.entries(commands)

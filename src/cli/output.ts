@@ -7,7 +7,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { extname, isAbsolute, relative } from 'node:path';
 import { UsageError } from '../client/index.js';
-import { stageFile, toOutputError, type StagedFile } from '../report/atomic-file.js';
+import { stageFile, toOutputError, type StagedFile } from '../io/atomic-file.js';
 
 export type OutputFormat = 'json' | 'ndjson' | 'csv' | 'parquet';
 
@@ -35,7 +35,7 @@ export function toOutputFormat(value: string | undefined, out: string | undefine
  * (brandscape rows) are typed as floats even when every value is whole.
  */
 export async function createParquetSink(file: string, metricColumns: Promise<readonly string[]>): Promise<RecordSink> {
-  const { TableBuilder, writeParquet } = await import('../index.js');
+  const [{ TableBuilder }, { writeParquet }] = await Promise.all([import('../frames/to-table.js'), import('../io/parquet.js')]);
   const builder = new TableBuilder({ source: 'brandscape fetch' });
   return {
     droppedColumns: new Set(),

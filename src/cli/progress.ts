@@ -41,8 +41,8 @@ export function createProgressBar(io: CommandIo, label: string) {
 
 /**
  * A count with thousands separators, as `toLocaleString('en')` writes a whole number: its first
- * call in a process loads ICU's number formatting data (~12 ms), which a short command pays only to
- * print one line.
+ * call in a process loads ICU's number formatting data, which a short command pays only to print
+ * one line.
  *
  * @example
  * countText(32402); // '32,402'

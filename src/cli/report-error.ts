@@ -11,9 +11,9 @@ import {
   ResponseShapeError,
   TimeoutError,
   UsageError,
-  loadDotEnv,
-  redact,
 } from '../client/index.js';
+import { loadDotEnv } from '../client/dot-env.js';
+import { redact } from '../errors.js';
 import { FLAG_NAMES } from './flags.js';
 import { EXIT, STDOUT_CLOSED, type CommandIo } from './io.js';
 

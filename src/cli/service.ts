@@ -9,7 +9,9 @@
  * more than 5 s (a slow answer, a retry's backoff, the rate limit): a scheduled job never hangs in
  * silence.
  */
-import { TIMEOUT_RANGE_MS, UsageError, createClient, loadDotEnv, type BrandscapeClient, type ClientOptions, type TransportEvent } from '../client/index.js';
+import { UsageError, createClient, type BrandscapeClient, type ClientOptions, type TransportEvent } from '../client/index.js';
+import { TIMEOUT_RANGE_MS } from '../client/client-options.js';
+import { loadDotEnv } from '../client/dot-env.js';
 import type { OptionSpec, ParsedArgv } from './args.js';
 import { CARRIAGE_RETURN, CLEAR_LINE_END, type CommandIo } from './io.js';
 

@@ -3,7 +3,9 @@
  * formats round them, `-` for missing cells, a blank line between the blocks of a matrix (one per
  * metric) and, when asked, the workbook's colour scales as cell backgrounds.
  */
-import { cellColours, formatCell, type ReportTable } from '../compare/index.js';
+import { cellColours } from '../report/cell-colours.js';
+import { formatCell } from '../report/format-cell.js';
+import type { ReportTable } from '../report/report-spec.js';
 import { sgr, type Control } from './io.js';
 
 /** How to colour: not at all, with 24-bit colours, or with the 256-colour palette. */

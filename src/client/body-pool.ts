@@ -1,7 +1,8 @@
 /**
  * Buffers for answer bodies, reused from answer to answer. A page of a megabyte read into fresh
  * memory costs, on the 2-core machines this was measured on, more than parsing it (fresh memory is
- * mapped and faulted in page by page: ~1-2 ms for 612 KB); read into a buffer that served the previous page, it costs a copy.
+ * mapped and faulted in page by page); read into a buffer that served the previous page, it costs a
+ * copy.
  * Sizes are powers of two, so a few buffers fit every page of a load.
  */
 

@@ -4,8 +4,8 @@
  *
  * Why: a list page of 1,000 brandscape rows is 0.6-1.6 MB. Decoding it to one string allocates a
  * string that large outside V8's heap pages, and on the 2-core machines this was measured on such
- * an allocation costs more than `JSON.parse` itself: ~3 ms for a 612 KB page against ~1.3 ms to
- * parse it, because fresh memory of that size is mapped and faulted in page by page. Pieces under
+ * an allocation costs more than `JSON.parse` itself, because fresh memory of that size is mapped
+ * and faulted in page by page. Pieces under
  * 128 KB are allocated where V8 reuses memory and cost next to nothing.
  *
  * So a list answer, which the service writes as `{"data":[{...},{...},...],"links":{...},...}`,
@@ -29,9 +29,9 @@ const OPEN = Buffer.from('{"data":[');
 const RECORD_GAP = Buffer.from('},{');
 const ENVELOPE_KEYS = [Buffer.from('],"links":{'), Buffer.from('],"meta":{')];
 /**
- * Bytes of records parsed at a time. Measured on a load of 33 pages: runs of 16-32 KB cost ~6 ms
- * of CPU per page in all, runs of ~100 KB ~9 ms (more of the young generation taken by texts, more
- * frequent collections) and the whole text as one string ~7-10 ms.
+ * Bytes of records parsed at a time. Runs of 16-32 KB cost the least CPU per page; larger runs
+ * cost more (more of the young generation taken by texts, more frequent collections), and the whole
+ * text as one string more still (`npm run bench`, the wire benchmark, measures it).
  */
 const RUN_BYTES = 32 * 1024;
 /** Below this size an answer is parsed whole: one string this small costs nothing special. */
@@ -41,8 +41,8 @@ const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes 
 
 /**
  * The text of `buffer[start, end)`. A run of plain ASCII (most of them) is read as Latin-1, which
- * copies the bytes into a one-byte string; decoding UTF-8 looks at every byte and costs about four
- * times more (measured: 0.06 against 0.25 ms for a 600 KB page).
+ * copies the bytes into a one-byte string; decoding UTF-8 looks at every byte and costs several
+ * times more.
  */
 const textOf = (buffer: Buffer, start: number, end: number): string =>
   buffer.toString(isAscii(buffer.subarray(start, end)) ? 'latin1' : 'utf8', start, end);

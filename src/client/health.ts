@@ -4,6 +4,7 @@
  * means down. Never retried: a health check reports the state now.
  */
 import { createSecrets, type Secrets } from '../errors.js';
+import { healthBody } from '../schemas/envelope.js';
 
 export type HealthStatus = 'up' | 'down' | 'permission';
 
@@ -51,14 +52,16 @@ export async function checkHealth(options: HealthOptions): Promise<HealthResult>
     const res = await options.fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
     const text = await res.text();
     if (res.status === 200) {
-      let serviceTime: string | null = null;
+      // A 200 is up whatever the body says (§9): a body that is not JSON or not of the schema only
+      // leaves the service's time out.
+      let body: unknown;
       try {
-        const body = JSON.parse(text) as { timestamp?: unknown };
-        serviceTime = typeof body.timestamp === 'string' ? body.timestamp : null;
+        body = JSON.parse(text);
       } catch {
-        // A 200 is up whatever the body says (§9).
+        body = undefined;
       }
-      return result('up', 200, `${url} answered 200.`, serviceTime);
+      const parsed = healthBody.safeParse(body);
+      return result('up', 200, `${url} answered 200.`, parsed.success ? (parsed.data.timestamp ?? null) : null);
     }
     if (res.status === 401 || res.status === 403) {
       return result('permission', res.status, `${url} answered ${res.status}: the service is up but refuses these credentials; check BRANDSCAPE_TOKEN and its scopes.`);

@@ -2,9 +2,8 @@
  * GET over plain HTTP/1.1 with keep-alive connections, reading every connection into one fixed
  * buffer (`net` sockets' `onread`) and each body into a pooled buffer: no memory is allocated per
  * chunk received. `node:http` copies every chunk into a fresh buffer (twice: the socket's read and
- * the parser's body callback), which on a page of 0.6-1.6 MB costs ~2 ms of CPU more than the
- * whole rest of receiving it (measured: 1.6-2.8 ms against 0.35-0.4 ms per 612 KB page), most of it
- * the kernel mapping in fresh memory.
+ * the parser's body callback), which on a page of 0.6-1.6 MB costs more CPU than the whole rest of
+ * receiving it, most of it the kernel mapping in fresh memory (`npm run bench` measures it).
  *
  * It speaks the part of HTTP/1.1 a JSON API's GET needs: one request at a time per connection,
  * bodies by Content-Length, chunked, or to the end of the connection; `Connection: close`; 1xx

@@ -13,8 +13,6 @@
 // Client
 export { createClient } from './create-client.js';
 export type { ClientOptions } from './client-options.js';
-export { MAX_CONCURRENCY, TIMEOUT_RANGE_MS } from './client-options.js';
-export { loadDotEnv } from './dot-env.js';
 export type {
   ArchetypeParams,
   ArchetypeAnswer,
@@ -33,10 +31,22 @@ export type {
 } from './brandscape-client.js';
 export type { HealthResult, HealthStatus } from './health.js';
 export type { BestCountriesFetcher, BestCountriesQuery } from './best-countries.js';
-export type { BestCountriesRawQuery, CountryIndicatorsFetcher, PagingQuery, UndocumentedList, UndocumentedRecord } from './undocumented-types.js';
+export type {
+  BestCountriesRawQuery,
+  CountryIndicatorsFetcher,
+  PagingQuery,
+  UndocumentedList,
+  UndocumentedRecord,
+} from './undocumented-types.js';
 export type { BrandsInStudies, CompetitiveSet, Ids, ToolMethods } from './tools.js';
-export { FOUNT_APP_URL, autoLogin, embedUrl } from './embed.js';
-export type { AutoLoginOptions, AutoLoginResult, AutoLoginUser, EmbedParamValue, EmbedUrlOptions } from './embed.js';
+export { autoLogin, embedUrl } from './embed.js';
+export type {
+  AutoLoginOptions,
+  AutoLoginResult,
+  AutoLoginUser,
+  EmbedParamValue,
+  EmbedUrlOptions,
+} from './embed.js';
 export type {
   BrandscapeFilter,
   BrandscapeInclude,
@@ -55,23 +65,32 @@ export type { TransportEvent } from './transport-event.js';
 export type { RetryOptions } from './retry-policy.js';
 
 // Endpoint catalogue (shared by the client and the emulator)
-export { BRANDSCAPE_COMBINATIONS_TEXT, RESOURCES, isQualifyingBrandscapeFilter } from '../catalogue/endpoints.js';
+
 export type { IncludeSpec, ResourceName, SearchableResource } from '../catalogue/endpoints.js';
-export { PAGE_LIMITS } from '../catalogue/page-limits.js';
-export { TOOLS, TOOL_SLUGS } from '../catalogue/tools.js';
 export type { ToolSlug, ToolSpec } from '../catalogue/tools.js';
-export { BEST_COUNTRIES_DATA, BEST_COUNTRIES_RAW } from '../catalogue/best-countries.js';
-export { COUNTRY_INDICATORS } from '../catalogue/country-indicators.js';
 export type { ApiVersion } from '../catalogue/page-limits.js';
 
 // Loader (the page iterator and loadAll work on any FetchPage; the client's fetchers use them)
-export { iteratePages } from '../loader/iterate-pages.js';
-export { loadAll, loadInto } from '../loader/load-all.js';
-export { createDiskCache } from '../loader/cache.js';
+
 export type { CacheKey, DiskCacheOptions, ResponseCache } from '../loader/cache.js';
-export { withLoadCache } from '../loader/with-load-cache.js';
-export type { CacheEvent, LoadCacheOptions, PageSource, SourcedPage } from '../loader/with-load-cache.js';
-export type { FetchPage, FetchPageContext, LoadOptions, LoadProgress, LoadResult, LoadStats, LoadSummary, PageEvent, ParsedPage, RecordSink } from '../loader/types.js';
+export type {
+  CacheEvent,
+  LoadCacheOptions,
+  PageSource,
+  SourcedPage,
+} from '../loader/with-load-cache.js';
+export type {
+  FetchPage,
+  FetchPageContext,
+  LoadOptions,
+  LoadProgress,
+  LoadResult,
+  LoadStats,
+  LoadSummary,
+  PageEvent,
+  ParsedPage,
+  RecordSink,
+} from '../loader/types.js';
 
 // Errors
 export {
@@ -91,7 +110,6 @@ export {
   TimeoutError,
   UsageError,
   isBrandscapeError,
-  redact,
 } from '../errors.js';
 export type { OptionNamer, OptionRef, UsageErrorOptions, Wording } from '../errors.js';
 
@@ -100,7 +118,6 @@ export type { ArchetypeEntry } from '../schemas/archetypes.js';
 export type { Audience, AudienceGroup } from '../schemas/audiences.js';
 export type { Brand, Collection } from '../schemas/brands.js';
 export type { BrandscapeMeta, BrandscapeRow } from '../schemas/brandscape.js';
-export { metricValue } from '../schemas/brandscape.js';
 export type { AnnualResult, Company, StockExchange, StockPrice } from '../schemas/companies.js';
 export type { City, Country, Region, Year } from '../schemas/geography.js';
 export type { BrandMetric, BrandMetricGroup } from '../schemas/metrics.js';
@@ -130,5 +147,4 @@ export type {
   BestCountriesMetricGroup,
   BestCountriesScoreType,
 } from '../schemas/best-countries.js';
-export { SCORE_TYPES, fromMetricColumn, toMetricColumn } from '../schemas/score-types.js';
 export type { ScoreType } from '../schemas/score-types.js';

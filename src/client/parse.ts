@@ -57,10 +57,10 @@ export function pageSchemaOf<T extends z.ZodType>(record: T, records = COMPILE_A
 
 /**
  * Answers with fewer records than this are parsed without zod's generated fast path. zod writes a
- * parser function for an object schema the first time it parses with it (~1-3 ms each), which
- * only many records win back; a short command (a search, a study list, the metric catalogue, a
- * comparison of a few brands) parses a few small answers with a dozen schemas, and spent ~10 ms of
- * its run generating them. Large pages keep the fast path (and soon the compiled schema).
+ * parser function for an object schema the first time it parses with it, which only many records
+ * win back; a short command (a search, a study list, the metric catalogue, a comparison of a few
+ * brands) parses a few small answers with a dozen schemas, and spent a noticeable part of its run
+ * generating them. Large pages keep the fast path (and soon the compiled schema).
  */
 const FAST_PATH_FROM = 100;
 const WITHOUT_FAST_PATH = { jitless: true } as const;
@@ -113,9 +113,4 @@ export function fromItemBody<T extends z.ZodType>(record: T, body: unknown, endp
   const result = z.object({ data: record }).safeParse(body, WITHOUT_FAST_PATH);
   if (!result.success) throw toShapeError(endpoint, result.error);
   return (result.data as { data: z.infer<T> }).data;
-}
-
-/** Whether every issue of a failed parse is only about keys the schema does not list. */
-export function onlyUnknownKeys(error: z.ZodError): boolean {
-  return error.issues.every((i) => i.code === 'unrecognized_keys');
 }

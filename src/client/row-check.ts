@@ -64,9 +64,8 @@ export function toRowCheck<S extends z.ZodObject>(schema: S): ((rows: readonly u
     fields.push({ key, ...leaf });
   }
   // The check is compiled to a function that reads each field by name, as zod's own compiled
-  // mode does: the rows of a page share one hidden class, so every read is a direct load (measured
-  // 0.03 ms per 1,000-row page, against 0.75 ms for a loop over the field list). Keys enter the
-  // source only as JSON string literals.
+  // mode does: the rows of a page share one hidden class, so every read is a direct load (far
+  // cheaper than a loop over the field list). Keys enter the source only as JSON string literals.
   const source = [
     'for (let i = 0; i < rows.length; i++) {',
     '  const r = rows[i];',

@@ -10,10 +10,10 @@ import { quarterOf } from '../frames/prepare-brandscape.js';
 import { compareNames } from '../frames/compare-names.js';
 import { fromMetricColumn, toMetricColumn, type ScoreType } from '../schemas/score-types.js';
 import type { MarketColumn } from '../report/comparison-tables.js';
-import { latestYear, toCalendarYear } from '../report/latest-year.js';
+import { latestYear, toCalendarYear } from '../report/template/latest-year.js';
 import { listText } from '../report/missing-data-notes.js';
 import { groupsText, missingScoreTypeText, nearestKeys } from '../report/service-hints.js';
-import type { YearValue } from '../report/template-params.js';
+import type { YearValue } from '../report/template/template-params.js';
 import { COMPARE_ERRORS } from './messages.js';
 import type { CompareBrandsOptions, CompareBy } from './types.js';
 

@@ -14,7 +14,7 @@ import type { ScoreType } from '../schemas/score-types.js';
 import type { MarketColumn } from '../report/comparison-tables.js';
 import type { ReportSource } from '../report/report-source.js';
 import type { AboutItem, ReportTable } from '../report/report-spec.js';
-import type { BrandRef, YearValue } from '../report/template-params.js';
+import type { BrandRef, YearValue } from '../report/template/template-params.js';
 
 /** The axis of a comparison: markets in one year, or years (per market). */
 export type CompareBy = 'market' | 'year';

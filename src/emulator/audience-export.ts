@@ -3,7 +3,7 @@
  * one of four formats, to one subscriber, subject to that subscriber's access control. The
  * documented parts are followed (the slimmed-down payload of formats 2-4, respondent ids as UUID v4,
  * Audience Origin ids, progressive numbers such as `808_2x_4`); the rest is the emulator's choice,
- * written in SERVICE.md. Deterministic from the seed: the same audience, study and format give the
+ * written in §23.2. Deterministic from the seed: the same audience, study and format give the
  * same respondents.
  *
  * Respondents: a study's respondents are numbered 0..n-1; an audience holds each one with the

@@ -50,8 +50,8 @@ export interface BrandscapeInput {
    * Rows as the client loads them (any includes; `include: ['study']` or `['country', 'year']`
    * make `studies` optional), or a table already made from them with `toTable`.
    *
-   * Records are flattened on every call (about 2 s per 1,000,000 rows), so each call sees them as
-   * they are then, edits included. To run several comparisons on the same rows, make the table
+   * Records are flattened on every call (which costs time on large loads), so each call sees them
+   * as they are then, edits included. To run several comparisons on the same rows, make the table
    * once and pass it: a table is a snapshot of the records when it was made.
    *
    * @example

@@ -5,8 +5,8 @@
  *
  * Two reasons not to call `localeCompare` directly. It follows the host's locale, so the same
  * report could order its rows differently on another machine (Lithuanian puts "y" after "i").
- * And its first call in a process loads the ICU collation data, about 9 ms, which a short command
- * such as `brandscape compare` pays for a handful of market names. Names made only of ASCII
+ * And its first call in a process loads the ICU collation data, which a short command such as
+ * `brandscape compare` pays for a handful of market names. Names made only of ASCII
  * letters, digits and spaces are therefore compared here directly, with the result English
  * collation gives them (space before digits before letters, case ignored, then lowercase first);
  * any other name goes to an English `Intl.Collator`.

@@ -4,6 +4,9 @@
  * comparison's plan (compare/), template checks (report/) and the MCP tools.
  */
 
+/** The longest brand name searched for; the longest real ones are well under 100 characters. */
+export const MAX_BRAND_NAME_LENGTH = 200;
+
 /** A name as compared: accents folded, lower case, single spaces. */
 export function foldName(name: string): string {
   return name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();

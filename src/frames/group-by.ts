@@ -1,6 +1,6 @@
 /**
  * `groupBy`: group a table by one or more key columns and aggregate numeric columns, on typed
- * arrays (a 1,000,000-row, two-key mean over 30 columns runs in pandas' time; danfojs took 8.6 s).
+ * arrays (`npm run bench` compares it with pandas, polars and danfojs on a 1,000,000-row table).
  */
 import { DataError } from '../errors.js';
 import { numbersOf } from './column.js';

@@ -74,8 +74,9 @@ type Client = Pick<BrandscapeClient, 'brands'> & Partial<Pick<BrandscapeClient, 
  */
 export const MAX_BRANDS = 1000;
 
-/** The longest brand name searched for; the longest real ones are well under 100 characters. */
-export const MAX_BRAND_NAME_LENGTH = 200;
+import { MAX_BRAND_NAME_LENGTH } from '../frames/fold-name.js';
+
+export { MAX_BRAND_NAME_LENGTH };
 
 /** Searches in flight when the client does not say its concurrency (the client's default). */
 const DEFAULT_CONCURRENCY = 8;

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { McpServer, ResourceTemplate, type CallToolResult, type ServerContext, type ToolCallback } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { redactUrl } from '../errors.js';
-import { listTemplates } from '../report/load-template.js';
+import { listTemplates } from '../report/template/load-template.js';
 import { toolkitVersion } from '../version.js';
 import type { McpContext } from './context.js';
 import type { ToolkitMcpTool } from './tool-names.js';

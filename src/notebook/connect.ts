@@ -9,7 +9,8 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { UsageError, createClient, loadDotEnv, type BrandscapeClient, type ClientOptions } from '../client/index.js';
+import { UsageError, createClient, type BrandscapeClient, type ClientOptions } from '../client/index.js';
+import { loadDotEnv } from '../client/dot-env.js';
 import type { Emulator, EmulatorOptions } from '../emulator/index.js';
 
 /** Options of `connect`. */

@@ -3,7 +3,7 @@
  * (a Jupyter display with a `display_id`, replaced by `update_display_data`) and ends with the
  * totals. Outside a notebook it writes the final line to standard error.
  */
-import { findTslabWriter } from '../charts/display.js';
+import { findTslabWriter } from './display.js';
 import type { LoadProgress } from '../loader/types.js';
 
 /** Options of `showProgress`. */

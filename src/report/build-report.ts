@@ -12,8 +12,8 @@ import { buildSection } from './build-sections.js';
 import type { LoadedQuery } from '../load/load-comparison-input.js';
 import type { ReportData, ReportSource } from './load-report-data.js';
 import type { AboutItem, CellFormat, ReportCell, ReportColumn, ReportSpec, ReportTable } from './report-spec.js';
-import { fillDataTokens, type ResolvedTemplate } from './resolve-template.js';
-import { parameterText } from './template-params.js';
+import { fillDataTokens, type ResolvedTemplate } from './template/resolve-template.js';
+import { parameterText } from './template/template-params.js';
 
 export interface BuildReportOptions {
   /** When the report is made (default: now). */

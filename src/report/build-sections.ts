@@ -22,13 +22,13 @@ import { sectorSummary, sectorValues } from '../frames/sector-summary.js';
 import type { CrossMarketRow } from '../frames/types.js';
 import { metricKeyOf, type ScoreType } from '../schemas/score-types.js';
 import { crossMarketTable, crossYearTable, metricLabel, scaleOf, type MarketColumn } from './comparison-tables.js';
-import { toCalendarYear } from './latest-year.js';
+import { toCalendarYear } from './template/latest-year.js';
 import { framesNotes, listText, missingDataNotes, plural } from './missing-data-notes.js';
 import { sectionBrandRefs, type ReportData } from './load-report-data.js';
 import type { ReportCell, ReportColumn, ReportSection, ReportTable } from './report-spec.js';
-import type { ResolvedTemplate } from './resolve-template.js';
-import type { YearValue } from './template-params.js';
-import type { SectionSpec } from './template-schema.js';
+import type { ResolvedTemplate } from './template/resolve-template.js';
+import type { YearValue } from './template/template-params.js';
+import type { SectionSpec } from './template/template-schema.js';
 
 const PILLARS = ['differentiation', 'relevance', 'esteem', 'knowledge'] as const;
 

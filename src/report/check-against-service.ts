@@ -24,14 +24,14 @@ import { NotFoundError, toJsonPath } from '../errors.js';
 import { linkSignals } from '../link-signals.js';
 import { AmbiguousBrandError, UnknownBrandError, resolveBrands, type ResolvedBrand } from '../load/resolve-brands.js';
 import { toMetricColumn } from '../schemas/score-types.js';
-import { toCalendarYear, latestYear } from './latest-year.js';
+import { toCalendarYear, latestYear } from './template/latest-year.js';
 import { loadReleasedStudies, studyContextOf, studyYearOf, type Study, type StudyContext } from './study-context.js';
 import { listText } from './missing-data-notes.js';
 import { didYouMeanMarket, groupsText, marketsWithStudies, missingScoreTypeText, nearestKeys, unknownMarketsHint } from './service-hints.js';
-import { parameterAt, yearRangesText, type ResolvedTemplate } from './resolve-template.js';
-import { TemplateError, type TemplateProblem } from './template-error.js';
-import type { YearValue } from './template-params.js';
-import type { SectionSpec } from './template-schema.js';
+import { parameterAt, yearRangesText, type ResolvedTemplate } from './template/resolve-template.js';
+import { TemplateError, type TemplateProblem } from './template/template-error.js';
+import type { YearValue } from './template/template-params.js';
+import type { SectionSpec } from './template/template-schema.js';
 
 type Client = Pick<BrandscapeClient, 'studies' | 'countries' | 'brands' | 'metricCatalogue' | 'audiences' | 'sectors' | 'collections' | 'categories' | 'companies'> &
   Partial<Pick<BrandscapeClient, 'concurrency'>>;

@@ -12,8 +12,8 @@ import { KNOWN_METRIC_GROUPS, KNOWN_METRIC_KEYS } from '../catalogue/metric-keys
 import { toJsonPath } from '../errors.js';
 import { editDistance } from '../frames/fold-name.js';
 import { listText } from './missing-data-notes.js';
-import { parameterAt, type ResolvedTemplate } from './resolve-template.js';
-import type { TemplateProblem } from './template-error.js';
+import { parameterAt, type ResolvedTemplate } from './template/resolve-template.js';
+import type { TemplateProblem } from './template/template-error.js';
 import { templateMarkets } from './study-context.js';
 
 /** What `checkTemplateOffline` found. */

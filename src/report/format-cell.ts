@@ -83,8 +83,8 @@ export function formatCell(value: ReportCell, format: CellFormat, options: Forma
     // Rounded half away from zero first (as Excel does), then printed.
     const factor = 10 ** decimals;
     const rounded = Math.sign(value) * Math.round(Math.abs(value) * factor + 1e-9) / factor;
-    // Without thousands separators toFixed prints the same digits; an Intl formatter costs ~15 ms
-    // to create the first time (ICU), which a short command such as `brandscape compare` notices.
+    // Without thousands separators toFixed prints the same digits; an Intl formatter is costly to
+    // create the first time (ICU), which a short command such as `brandscape compare` notices.
     text = grouped(format) ? numberFormat(decimals, true).format(Math.abs(rounded)) : Math.abs(rounded).toFixed(decimals);
     const negative = rounded < 0;
     const sign = negative ? (options.minus ?? '-') : format.startsWith('change-') && rounded > 0 ? '+' : '';

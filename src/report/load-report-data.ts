@@ -13,9 +13,9 @@ import type { ResolvedBrand } from '../load/resolve-brands.js';
 import { checkAgainstService } from './check-against-service.js';
 import { isFullYear, type MarketInfo, type StudyStamp } from './study-context.js';
 import { sourceOf, type ReportSource } from './report-source.js';
-import type { ResolvedTemplate } from './resolve-template.js';
-import { TemplateError } from './template-error.js';
-import type { SectionSpec } from './template-schema.js';
+import type { ResolvedTemplate } from './template/resolve-template.js';
+import { TemplateError } from './template/template-error.js';
+import type { SectionSpec } from './template/template-schema.js';
 
 // The studies context lives in study-context.ts (checkAgainstService reads it too); its names
 // stay exported from here, where they always were.

@@ -5,7 +5,7 @@
  */
 import type { ChartSpec } from '../charts/chart-spec.js';
 import type { ScoreType } from '../schemas/score-types.js';
-import type { SectionKind } from './template-schema.js';
+import type { SectionKind } from './template/template-schema.js';
 
 /** A cell of a report table: missing values are null. */
 export type ReportCell = string | number | boolean | null;

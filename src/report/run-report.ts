@@ -10,12 +10,12 @@ import { access, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { FetchAllOptions } from '../client/brandscape-client.js';
 import { UsageError } from '../errors.js';
-import { stageFile, toOutputError, writeFileAtomically, type StagedFile } from './atomic-file.js';
+import { stageFile, toOutputError, writeFileAtomically, type StagedFile } from '../io/atomic-file.js';
 import { buildReport } from './build-report.js';
 import { loadReportData, loadStudyContext, type StudyStamp } from './load-report-data.js';
 import type { ReportSpec } from './report-spec.js';
-import { outputName, resolveTemplate, type ResolvedTemplate, type Template } from './resolve-template.js';
-import type { OutputFormat } from './template-schema.js';
+import { outputName, resolveTemplate, type ResolvedTemplate, type Template } from './template/resolve-template.js';
+import type { OutputFormat } from './template/template-schema.js';
 import { writeHtmlFile } from './write-html.js';
 import { writeXlsxFile } from './write-xlsx.js';
 
@@ -75,7 +75,7 @@ const definitionHash = (t: ResolvedTemplate) =>
   createHash('sha256').update(JSON.stringify({ title: t.title, data: t.data, sections: t.sections, output: t.output, parameters: t.parameters.map((p) => [p.name, p.value]) })).digest('hex');
 
 /** The output file name of a run: see `outputName` (its checks are made by `resolveTemplate`). */
-export { outputName } from './resolve-template.js';
+export { outputName } from './template/resolve-template.js';
 
 /** Checks, before any request, that the output folder exists and can be written. */
 export async function checkOutputDir(dir: string): Promise<void> {

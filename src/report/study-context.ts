@@ -6,10 +6,10 @@
  */
 import type { BrandscapeClient } from '../client/brandscape-client.js';
 import type { LoadedQuery } from '../load/load-comparison-input.js';
-import { latestYear, toCalendarYear } from './latest-year.js';
-import type { ResolvedTemplate } from './resolve-template.js';
-import { TemplateError } from './template-error.js';
-import type { YearValue } from './template-params.js';
+import { latestYear, toCalendarYear } from './template/latest-year.js';
+import type { ResolvedTemplate } from './template/resolve-template.js';
+import { TemplateError } from './template/template-error.js';
+import type { YearValue } from './template/template-params.js';
 
 type Client = Pick<BrandscapeClient, 'studies'>;
 

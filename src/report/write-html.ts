@@ -4,7 +4,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { renderSvg } from '../charts/render.js';
-import { writeFileAtomically } from './atomic-file.js';
+import { writeFileAtomically } from '../io/atomic-file.js';
 import { cellColours } from './cell-colours.js';
 import { formatCell } from './format-cell.js';
 import type { ReportSpec, ReportTable } from './report-spec.js';

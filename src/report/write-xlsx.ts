@@ -18,7 +18,7 @@ import type { Workbook, Worksheet } from 'exceljs';
 import { unzipSync } from 'fflate';
 import { ZipFile } from 'yazl';
 import { renderPng } from '../charts/render.js';
-import { writeFileAtomically } from './atomic-file.js';
+import { writeFileAtomically } from '../io/atomic-file.js';
 import { SCALE_COLOURS, argbOf } from './cell-colours.js';
 import { excelNumberFormat, formatCell } from './format-cell.js';
 import type { ReportSection, ReportSpec, ReportTable } from './report-spec.js';

@@ -22,4 +22,3 @@ export const archetypeEntry = z.object({
 });
 export type ArchetypeEntry = z.infer<typeof archetypeEntry>;
 
-export const archetypesResponse = z.object({ data: z.array(archetypeEntry) });

@@ -2,7 +2,7 @@
  * Audience export (§16): when a user exports an audience from The Fount to an application, the
  * service sends that application a webhook carrying the audience. Documented: the four formats, and
  * the slimmed-down audience of formats 2-4 with its `respondents`. Undocumented, and so the
- * emulator's choice (SERVICE.md), shared here by the emulator that sends and the receiver that
+ * emulator's choice (§23.2), shared here by the emulator that sends and the receiver that
  * checks: the standard webhook envelope (§15.4) without `action`, `type` and `BAV-Event`
  * `Audience Export`, the format named in the envelope's `format`, and format 1's definition (the
  * Audiences API record plus the export's fields and its `segments`, `metrics` and `logic`).
@@ -87,15 +87,3 @@ export const audienceDefinition = audience.extend({
   metrics: z.array(z.object({ key: z.string(), name: str(), value: z.number().nullable() })),
 });
 export type AudienceDefinition = z.infer<typeof audienceDefinition>;
-
-/** The webhook body of an audience export, as the emulator sends it. */
-export const audienceExportEvent = z.object({
-  type: z.literal(AUDIENCE_EXPORT_EVENT),
-  format: z.enum(AUDIENCE_EXPORT_FORMATS),
-  data: z.record(z.string(), z.unknown()),
-  url: z.string().optional(),
-  webhookDate: z.string().optional(),
-  webhookTimestamp: z.number().int().optional(),
-  webhookId: z.string().min(1),
-});
-export type AudienceExportEvent = z.infer<typeof audienceExportEvent>;

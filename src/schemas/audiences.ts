@@ -9,7 +9,6 @@ export const audienceSlim = z.object({
   available_for_bav: bool(),
   available_for_bc: bool(),
 });
-export type AudienceSlim = z.infer<typeof audienceSlim>;
 
 export const audience = z.object({
   id: id(),
@@ -28,7 +27,6 @@ export const audience = z.object({
 export type Audience = z.infer<typeof audience>;
 
 export const audienceGroupSlim = z.object({ id: id(), name: str() });
-export type AudienceGroupSlim = z.infer<typeof audienceGroupSlim>;
 
 export const audienceGroup = z.object({ id: id(), name: str(), description: str(), ...timestamps });
 export type AudienceGroup = z.infer<typeof audienceGroup>;

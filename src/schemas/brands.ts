@@ -3,7 +3,6 @@ import { bool, id, int, num, opt, str, timestamps } from './common.js';
 import { sectorSlim } from './sectors.js';
 
 export const brandSlim = z.object({ id: id(), name: str(), sector: opt(sectorSlim) });
-export type BrandSlim = z.infer<typeof brandSlim>;
 
 export const brand = z.object({
   id: id(),

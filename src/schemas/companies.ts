@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { id, int, num, opt, str, timestamps } from './common.js';
 
 export const companySlim = z.object({ id: id(), name: str() });
-export type CompanySlim = z.infer<typeof companySlim>;
 
 export const company = z.object({
   id: id(),
@@ -48,7 +47,6 @@ export const stockExchangeSlim = z.object({
   suffix: str(),
   operating_mic: str(),
 });
-export type StockExchangeSlim = z.infer<typeof stockExchangeSlim>;
 
 export const stockExchange = z.object({
   id: id(),

@@ -10,7 +10,6 @@ export const pagerLink = z.object({
   label: z.union([z.string(), z.number()]),
   active: z.boolean(),
 });
-export type PagerLink = z.infer<typeof pagerLink>;
 
 export const listLinks = z.object({
   first: z.string().nullable(),
@@ -29,13 +28,6 @@ export const listMeta = z.object({
   to: nullableCount,
   total: count,
 });
-export type ListMeta = z.infer<typeof listMeta>;
-
-/** The list envelope with records left unparsed: records are validated by the resource's schema. */
-export const listEnvelope = z.object({ data: z.array(z.unknown()), links: listLinks, meta: listMeta });
-export type ListEnvelope = z.infer<typeof listEnvelope>;
-
-export const itemEnvelope = z.object({ data: z.unknown() });
 
 /** Every error body the service may send: `data.message` (v2), `data.error` (v1), top-level `message`. */
 export const errorBody = z.object({

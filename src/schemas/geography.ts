@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { bool, id, opt, str, int, timestamps } from './common.js';
 
 export const regionSlim = z.object({ id: id(), name: str() });
-export type RegionSlim = z.infer<typeof regionSlim>;
 
 export const region = z.object({ id: id(), name: str(), ...timestamps });
 export type Region = z.infer<typeof region>;
@@ -15,7 +14,6 @@ export const countrySlim = z.object({
   code_alpha3: str(),
   code_numeric: str(),
 });
-export type CountrySlim = z.infer<typeof countrySlim>;
 
 export const country = z.object({
   id: id(),
@@ -35,7 +33,6 @@ export const country = z.object({
 export type Country = z.infer<typeof country>;
 
 export const citySlim = z.object({ id: id(), name: str() });
-export type CitySlim = z.infer<typeof citySlim>;
 
 export const city = z.object({
   id: id(),
@@ -56,7 +53,6 @@ export const yearSlim = z.object({
   // The slim shape documents `year` as a string while the full record has an integer (§11.20).
   year: opt(z.union([z.string(), z.number()])),
 });
-export type YearSlim = z.infer<typeof yearSlim>;
 
 export const year = z.object({ id: id(), year: int(), has_ogilvy_impact: bool(), ...timestamps });
 export type Year = z.infer<typeof year>;

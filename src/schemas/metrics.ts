@@ -24,7 +24,6 @@ export const brandMetric = z.object({
 export type BrandMetric = z.infer<typeof brandMetric>;
 
 export const brandMetricGroupSlim = z.object({ id: id(), name: str() });
-export type BrandMetricGroupSlim = z.infer<typeof brandMetricGroupSlim>;
 
 export const brandMetricGroup = z.object({
   id: id(),

@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { bool, id, opt, str, timestamps } from './common.js';
 
 export const sectorSlim = z.object({ id: id(), name: str() });
-export type SectorSlim = z.infer<typeof sectorSlim>;
 
 export const sector = z.object({
   id: id(),
@@ -14,7 +13,6 @@ export const sector = z.object({
 export type Sector = z.infer<typeof sector>;
 
 export const categorySlim = z.object({ id: id(), name: str() });
-export type CategorySlim = z.infer<typeof categorySlim>;
 
 /** A category as embedded with the nested include `category.sector` (§11.19). */
 export const categoryWithSectorSlim = categorySlim.extend({ sector: opt(sectorSlim) });

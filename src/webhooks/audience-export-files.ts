@@ -16,8 +16,8 @@ import * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { FrameTable, type FrameColumn } from '../frames/frame-table.js';
 import { textColumn } from '../frames/string-dictionary.js';
-import { stageFile, toOutputError, type StagedFile } from '../report/atomic-file.js';
-import { toParquet } from '../report/parquet.js';
+import { stageFile, toOutputError, type StagedFile } from '../io/atomic-file.js';
+import { toParquet } from '../io/parquet.js';
 import {
   AUDIENCE_EXPORT_EVENT,
   AUDIENCE_EXPORT_FORMATS,

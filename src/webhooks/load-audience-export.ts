@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DataError, UsageError } from '../errors.js';
 import { FrameTable, type FrameMeta } from '../frames/frame-table.js';
-import { readParquet } from '../report/parquet.js';
+import { readParquet } from '../io/parquet.js';
 import type { AudienceExportFormat } from '../schemas/audience-export.js';
 import { AUDIENCE_EXPORT_COLUMNS, readExportRecord, toRespondentTable } from './audience-export-files.js';
 

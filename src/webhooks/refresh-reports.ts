@@ -6,7 +6,7 @@
  */
 import type { BrandscapeClient } from '../client/brandscape-client.js';
 import { loadStudyContext } from '../report/load-report-data.js';
-import { resolveTemplate, type Template } from '../report/resolve-template.js';
+import { resolveTemplate, type Template } from '../report/template/resolve-template.js';
 import { runReport, type RunReportOptions, type RunReportResult } from '../report/run-report.js';
 import type { WebhookEvent } from './verify-webhook.js';
 

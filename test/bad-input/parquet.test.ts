@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataError } from '../../src/errors.js';
 import { FrameTable, type FrameMeta } from '../../src/frames/frame-table.js';
 import { toTable } from '../../src/frames/to-table.js';
-import { fromParquet, readParquet, toParquet } from '../../src/report/parquet.js';
+import { fromParquet, readParquet, toParquet } from '../../src/io/parquet.js';
 import {
   PATH,
   T,
@@ -342,7 +342,7 @@ describe('seeded random damage', () => {
 
 describe('memory', () => {
   it('stays bounded by the file: crafted files claiming 2^31-1 rows are refused in a process of 64 MB heap, its peak memory under 250 MB', async () => {
-    const dist = resolve('dist/report/parquet.js');
+    const dist = resolve('dist/io/parquet.js');
     expect(existsSync(dist), 'run npm run build first').toBe(true);
     const files = { footerOnly: damageFooter(tiny, (f) => setField(f, PATH.numRows, BIG)), everyCount: damageFooter(tiny, (f) => (setField(f, PATH.numRows, BIG), setField(f, PATH.groupRows(0), BIG), setField(f, PATH.numValues(0, 0), BIG))), validBomb: bomb() };
     const paths: string[] = [];

@@ -22,10 +22,10 @@ import { AmbiguousBrandError, UnknownBrandError, resolveBrands } from '../../src
 import { compareBrands } from '../../src/compare/compare-brands.js';
 import { comparisonReport } from '../../src/compare/comparison-report.js';
 import { loadReportData } from '../../src/report/load-report-data.js';
-import { loadTemplate } from '../../src/report/load-template.js';
-import { defineTemplate, resolveTemplate } from '../../src/report/resolve-template.js';
+import { loadTemplate } from '../../src/report/template/load-template.js';
+import { defineTemplate, resolveTemplate } from '../../src/report/template/resolve-template.js';
 import { runReport } from '../../src/report/run-report.js';
-import { TemplateError } from '../../src/report/template-error.js';
+import { TemplateError } from '../../src/report/template/template-error.js';
 import { writeXlsx } from '../../src/report/write-xlsx.js';
 
 const TOKEN = 'LEAKCHECK-report-5d2e-SeCrEt-91fa';

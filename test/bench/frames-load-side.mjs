@@ -4,7 +4,8 @@
 // page is parsed and collected first, then toTable (load-then-build), and the records stay
 // referenced, as in a notebook that keeps what it loaded. Then the same group-by in both.
 // Prints one JSON line.
-import { groupBy, TableBuilder, toTable } from '../../dist/index.js';
+import { groupBy, toTable } from '../../dist/index.js';
+import { TableBuilder } from '../../dist/frames/to-table.js';
 import { METRICS, pages, records } from './frames-data.mjs';
 
 const N = Number(process.env.FRAMES_N ?? 1_000_000);

@@ -29,7 +29,7 @@ sort_ms, sorted_df = timed(lambda: df.sort_values('m1_rank', kind='stable', na_p
 sort2_ms, _ = timed(lambda: df.sort_values(['country_id', 'm2_rank'], ascending=[True, False], kind='stable', na_position='last'), RUNS)
 try:
     import io
-    # Snappy, pandas' default, as src/report/parquet.ts.
+    # Snappy, pandas' default, as src/io/parquet.ts.
     parquet_ms, _ = timed(lambda: df.to_parquet(io.BytesIO(), compression='snappy'), 3)
     parquet = 'pandas to_parquet'
 except ImportError as error:

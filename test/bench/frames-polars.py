@@ -39,7 +39,7 @@ where_group_ms, where_means = timed(lambda: df.filter(where_cond).group_by(['cou
 where_group_lazy_ms, _ = timed(lambda: df.lazy().filter(where_cond).group_by(['country_id', 'year_id']).agg(means_of).collect(), RUNS)
 sort_ms, sorted_df = timed(lambda: df.sort('m1_rank', nulls_last=True, maintain_order=True), RUNS)
 sort2_ms, _ = timed(lambda: df.sort(['country_id', 'm2_rank'], descending=[False, True], nulls_last=True, maintain_order=True), RUNS)
-# src/report/parquet.ts writes Snappy pages by default; polars' own default is zstd.
+# src/io/parquet.ts writes Snappy pages by default; polars' own default is zstd.
 parquet_ms, _ = timed(lambda: df.write_parquet(io.BytesIO(), compression='snappy'), 3)
 print(json.dumps({
     'build_ms': build_ms,

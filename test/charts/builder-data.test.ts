@@ -16,8 +16,8 @@ import {
   renderSvg,
   sectorDistribution,
   slopeChart,
-  truncateLabel,
 } from '../../src/index.js';
+import { truncateLabel } from '../../src/charts/truncate-label.js';
 import { measureText } from '../../src/charts/measure-text.js';
 import type { CrossMarketRow, CrossYearRow } from '../../src/frames/types.js';
 import * as f from './fixtures.js';

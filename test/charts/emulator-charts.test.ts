@@ -16,7 +16,6 @@ import {
   crossMarketBars,
   crossMarketHeatmap,
   crossYearLines,
-  metricTitle,
   pillarsProfile,
   powerGrid,
   renderPng,
@@ -24,6 +23,7 @@ import {
   sectorDistribution,
   slopeChart,
 } from '../../src/index.js';
+import { metricTitle } from '../../src/charts/metric-title.js';
 import type { ChartSpec } from '../../src/charts/chart-spec.js';
 import { type EmulatorRows, PILLAR_METRICS, loadEmulatorRows } from './emulator-rows.js';
 import { compileMessages, panelTitleOf, panelsOf, unroundedSvgText, unroundedText } from './helpers.js';

@@ -3,7 +3,9 @@
  * bytes for the same spec, no data fetched, Vega's warnings forwarded, bad specs refused.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CHART_FONTS, FontMissingError, UsageError, renderPng, renderSvg, truncateLabel } from '../../src/index.js';
+import { FontMissingError, UsageError, renderPng, renderSvg } from '../../src/index.js';
+import { DEFAULT_CHART_FONTS } from '../../src/charts/render.js';
+import { truncateLabel } from '../../src/charts/truncate-label.js';
 import type { ChartSpec } from '../../src/charts/chart-spec.js';
 import { VEGA_LITE_SCHEMA } from '../../src/charts/chart-spec.js';
 import { chartTheme } from '../../src/charts/chart-theme.js';

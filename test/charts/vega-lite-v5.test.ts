@@ -17,10 +17,9 @@ import {
   powerGrid,
   sectorDistribution,
   slopeChart,
-  toMimeBundle,
-  toVegaLiteV5,
   type ChartSpec,
 } from '../../src/index.js';
+import { toMimeBundle, toVegaLiteV5 } from '../../src/notebook/display.js';
 import * as f from './fixtures.js';
 
 const BUILDERS: Record<string, () => ChartSpec> = {

@@ -2,7 +2,7 @@
  * The built CLI loads only what a command needs: `--version` and `--help` nothing but the CLI's
  * own entry files (and the version); `fetch` against a configured service the client side of the
  * toolkit (`brandscape-kit/client`) and no module of the emulator. Checked on the files a real
- * process loads (a loader hook logs them): the CLI is bundled (src/cli/bundle.mjs), so each chunk
+ * process loads (a loader hook logs them): the CLI is bundled (scripts/bundle-cli.mjs), so each chunk
  * it loads stands for the modules esbuild put in it (its metafile, dist/cli/bundle-meta.json).
  */
 import { execFile } from 'node:child_process';
@@ -82,8 +82,8 @@ describe.skipIf(!existsSync(bin))('what the built CLI loads', () => {
     expect(dist).toContain('client/index.js');
     expect(dist).toContain('cli/commands/fetch.js');
     expect(dist).not.toContain('index.js');
-    // The output file writer is its own entry point (brandscape-kit/files); nothing else of reports.
-    expect(dist.filter((m) => /^(emulator|frames|charts|report)\//.test(m) && m !== 'report/atomic-file.js')).toEqual([]);
+    // The output file writer and its path checks (io/); nothing else of files or reports.
+    expect(dist.filter((m) => /^(emulator|frames|charts|report|io)\//.test(m) && !['io/atomic-file.js', 'io/output-path.js'].includes(m))).toEqual([]);
     expect(dist.filter((m) => m.startsWith('cli/commands/') && m !== 'cli/commands/fetch.js')).toEqual([]);
   });
 
@@ -99,7 +99,7 @@ describe.skipIf(!existsSync(bin))('what the built CLI loads', () => {
     expect(table.dist).toContain('compare/index.js');
     // Nor the chart builders, the report builder or the template reader (with its YAML parser):
     // those are for files that draw (--out .png/.svg/.html/.xlsx).
-    expect(table.dist.filter((m) => m.startsWith('charts/') || ['compare/comparison-report.js', 'report/build-report.js', 'report/resolve-template.js'].includes(m))).toEqual([]);
+    expect(table.dist.filter((m) => m.startsWith('charts/') || ['compare/comparison-report.js', 'report/build-report.js', 'report/template/resolve-template.js'].includes(m))).toEqual([]);
     expect(table.all.filter((u) => u.includes('/node_modules/yaml/'))).toEqual([]);
     const drawn = await modulesOf(['compare', '--brands', 'Veros', '--markets', 'GB,DE', '--out', join(dir, 'cmp.svg')], env);
     expect(drawn.code).toBe(0);

@@ -33,6 +33,19 @@ describe('health', () => {
     expect(result.latencyMs).toBeLessThan(1000);
   });
 
+  it('up: a 200 whose body is not the schema\'s (not JSON, or no status) is up, without the service\'s time', async () => {
+    for (const body of ['<html>ok</html>', JSON.stringify({ timestamp: 3 })]) {
+      const server: Server = createServer((_req, res) => res.writeHead(200).end(body));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as { port: number };
+      try {
+        expect(await createClient({ baseUrl: `http://127.0.0.1:${port}`, env: {} }).health()).toMatchObject({ status: 'up', httpStatus: 200, serviceTime: null });
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
+  });
+
   it('permission: 401 and 403 mean up but refusing the credentials', async () => {
     for (const status of [401, 403]) {
       const server = await statusServer(status);

@@ -11,7 +11,7 @@ import { groupBy } from '../../src/frames/group-by.js';
 import { pivot } from '../../src/frames/pivot.js';
 import { materialisedColumns } from '../../src/frames/selection.js';
 import { textColumn } from '../../src/frames/string-dictionary.js';
-import { fromParquet, toParquet } from '../../src/report/parquet.js';
+import { fromParquet, toParquet } from '../../src/io/parquet.js';
 
 /** A seeded table of `n` rows with every kind of column, about a tenth of each missing. */
 function randomTable(n: number, seed: number): FrameTable {

@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { inspect, promisify } from 'node:util';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { display, tableMimeBundle, type MimeBundle } from '../../src/charts/display.js';
+import { display, tableMimeBundle, type MimeBundle } from '../../src/notebook/display.js';
 import { FrameTable } from '../../src/frames/frame-table.js';
 import { textColumn } from '../../src/frames/string-dictionary.js';
 import { toTable } from '../../src/frames/to-table.js';
-import { OutputError } from '../../src/report/atomic-file.js';
-import { writeCsv } from '../../src/report/write-csv.js';
+import { OutputError } from '../../src/io/atomic-file.js';
+import { writeCsv } from '../../src/io/write-csv.js';
 
 const brands = toTable([
   { brand: 'Veros', market: 'GB', year: 2024, esteem_rank: 71.25, is_duplicate: false, released_at: '2024-03-01T00:00:00Z' },

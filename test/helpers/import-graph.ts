@@ -77,11 +77,20 @@ export function findCycles(graph: ImportGraph): string[][] {
   return cycles;
 }
 
-/** The layer of a file: its top folder under src, or the file itself at the top. */
-export const layerOf = (file: string): string => (file.includes('/') ? (file.split('/')[0] ?? file) : file);
+/**
+ * The layer of a file: the longest of `rooms` (sub-folders placed on their own, e.g.
+ * `report/template`) that holds it, else its top folder under src, or the file itself at the top.
+ */
+export const layerOf = (file: string, rooms: readonly string[] = []): string => {
+  const room = rooms.filter((r) => file.startsWith(`${r}/`)).sort((a, b) => b.length - a.length)[0];
+  return room ?? (file.includes('/') ? (file.split('/')[0] ?? file) : file);
+};
 
 export interface LayerRules {
-  /** Layer -> the other layers its files may import. Every layer of the graph must be listed. */
+  /**
+   * Layer -> the other layers its files may import. Every layer of the graph must be listed; a key
+   * with a `/` (`report/template`) is a sub-room, a layer of its own inside its folder.
+   */
   allowed: Readonly<Record<string, readonly string[]>>;
   /** Layers whose files may import only these files (beyond their own layer and `node:` builtins). */
   onlyFiles?: Readonly<Record<string, readonly string[]>>;
@@ -95,8 +104,9 @@ export interface LayerRules {
  */
 export function checkLayers(graph: ImportGraph, rules: LayerRules): string[] {
   const problems: string[] = [];
+  const rooms = Object.keys(rules.allowed).filter((name) => name.includes('/'));
   for (const [file, targets] of graph) {
-    const layer = layerOf(file);
+    const layer = layerOf(file, rooms);
     const allowed = rules.allowed[layer];
     if (allowed === undefined) {
       problems.push(`${file} is in '${layer}', which the architecture test does not place: add it to the layer rules`);
@@ -108,7 +118,7 @@ export function checkLayers(graph: ImportGraph, rules: LayerRules): string[] {
         if (onlyFiles && !target.startsWith('package:node:')) problems.push(`${file} imports ${target.slice(8)}: ${layer} may import only ${onlyFiles.join(', ')}`);
         continue;
       }
-      const targetLayer = layerOf(target);
+      const targetLayer = layerOf(target, rooms);
       if (targetLayer === layer) continue;
       if (onlyFiles) {
         if (!onlyFiles.includes(target)) problems.push(`${file} imports ${target}: ${layer} may import only ${onlyFiles.join(', ')}`);

@@ -5,7 +5,8 @@
  * written outside a notebook.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError, connect, loadComparisonInput, progressLine, showProgress, type Connection, type LoadProgress } from '../../src/index.js';
+import { UsageError, connect, loadComparisonInput, showProgress, type Connection, type LoadProgress } from '../../src/index.js';
+import { progressLine } from '../../src/notebook/show-progress.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 
 describe('connect', () => {

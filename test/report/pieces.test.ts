@@ -7,8 +7,8 @@ import { crossMarket } from '../../src/frames/cross-market.js';
 import { crossMarketTable, crossYearTable } from '../../src/report/comparison-tables.js';
 import { crossYear } from '../../src/frames/cross-year.js';
 import { excelNumberFormat, formatCell } from '../../src/report/format-cell.js';
-import { latestYear, toCalendarYear } from '../../src/report/latest-year.js';
-import { defineTemplate, resolveTemplate } from '../../src/report/resolve-template.js';
+import { latestYear, toCalendarYear } from '../../src/report/template/latest-year.js';
+import { defineTemplate, resolveTemplate } from '../../src/report/template/resolve-template.js';
 import { outputName } from '../../src/report/run-report.js';
 import { input } from '../frames/fixtures.js';
 

@@ -3,7 +3,7 @@
  * the typed client against the emulator over HTTP: a country's indicators (every year, paged like a
  * list, and one year), and Best Countries raw respondent data, loaded page by page by the loader
  * (filters, `sort=country.name`, a table from `loadTable`). Their records are the emulator's
- * choice, documented in SERVICE.md; the client parses them as objects of `unknown` values.
+ * choice, documented in docs/service.md §23.1; the client parses them as objects of `unknown` values.
  */
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { UndocumentedRecord } from '../../src/client/undocumented-types.js';

@@ -6,23 +6,12 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
-import {
-  COMPARISON_RECORD_COLUMNS,
-  SCORE_TYPES,
-  UsageError,
-  checkOutputPath,
-  compareBrands,
-  fromOptionText,
-  stageFile,
-  toOutputError,
-  toTable,
-  type FrameTable,
-  type CompareBrandsOptions,
-  type Comparison,
-  type ReportTable,
-  type ScoreType,
-  type StagedFile,
-} from '../../compare/index.js';
+import { COMPARISON_RECORD_COLUMNS, SCORE_TYPES, UsageError, compareBrands, type CompareBrandsOptions, type Comparison, type FrameTable, type ScoreType } from '../../compare/index.js';
+import { toTable } from '../../frames/to-table.js';
+import { stageFile, toOutputError, type StagedFile } from '../../io/atomic-file.js';
+import { checkOutputPath } from '../../io/output-path.js';
+import type { ReportTable } from '../../report/report-spec.js';
+import { fromOptionText } from '../../report/template/template-params.js';
 import { fromArgv, toNumber } from '../args.js';
 import { EXIT, sgr, type CommandIo, type TerminalChunk } from '../io.js';
 import { csvCell, shownPath } from '../output.js';

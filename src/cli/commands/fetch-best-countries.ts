@@ -4,7 +4,7 @@
  * parameters `country_codes` and `countries`. Not paginated, so no paging options apply.
  */
 import { UsageError, type BestCountriesQuery } from '../../client/index.js';
-import { checkOutputPath } from '../../report/atomic-file.js';
+import { checkOutputPath } from '../../io/output-path.js';
 import { EXIT, type CommandIo } from '../io.js';
 import { RECORD_EXTENSIONS, createRecordSink, toOutputFormat } from '../output.js';
 import { openService } from '../service.js';

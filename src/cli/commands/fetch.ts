@@ -4,7 +4,6 @@
  */
 import {
   LoadError,
-  RESOURCES,
   UsageError,
   type BrandscapeParams,
   type FetchAllOptions,
@@ -13,8 +12,9 @@ import {
   type ResourceName,
   type ResourcePath,
 } from '../../client/index.js';
+import { RESOURCES } from '../../catalogue/endpoints.js';
 import { resolve } from 'node:path';
-import { checkOutputPath } from '../../report/atomic-file.js';
+import { checkOutputPath } from '../../io/output-path.js';
 import { fromArgv, toNumber } from '../args.js';
 import { EXIT, type CommandIo } from '../io.js';
 import { RECORD_EXTENSIONS, createParquetSink, createRecordSink, toOutputFormat } from '../output.js';

@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
-import { UsageError, bundledTemplatesDir } from '../../index.js';
+import { UsageError } from '../../errors.js';
+import { bundledTemplatesDir } from '../../report/template/load-template.js';
 import { toolkitVersion } from '../../version.js';
 import { fromArgv } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';

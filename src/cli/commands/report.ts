@@ -3,7 +3,9 @@
  * writes its workbook and HTML file. Prints where it wrote and one line per section on stdout;
  * progress goes to stderr.
  */
-import { OUTPUT_FORMATS, UsageError, fromParameterPairs, loadTemplate, runReport, type OutputFormat } from '../../index.js';
+import { UsageError, loadTemplate, runReport, type OutputFormat } from '../../index.js';
+import { fromParameterPairs } from '../../report/template/resolve-template.js';
+import { OUTPUT_FORMATS } from '../../report/template/template-schema.js';
 import { resolve } from 'node:path';
 import { fromArgv } from '../args.js';
 import { EXIT, type CommandIo } from '../io.js';

@@ -2,7 +2,10 @@
  * `brandscape templates list | show NAME | validate FILE`: the report templates there are, what a
  * template asks for (its parameters and defaults), and whether a template file can be used.
  */
-import { PARAMETER_TYPES, TemplateError, UsageError, checkAgainstService, checkTemplateOffline, listTemplates, loadTemplate, parameterTextOf, resolveTemplate } from '../../index.js';
+import { TemplateError, UsageError, checkAgainstService, loadTemplate, resolveTemplate } from '../../index.js';
+import { checkTemplateOffline } from '../../report/check-offline.js';
+import { listTemplates } from '../../report/template/load-template.js';
+import { PARAMETER_TYPES, parameterText as parameterTextOf } from '../../report/template/template-params.js';
 import { fromArgv } from '../args.js';
 import { EXIT, type CommandIo } from '../io.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';

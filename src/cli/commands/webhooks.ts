@@ -6,7 +6,9 @@
  * JSON, CSV and Parquet files. A log line per event on stdout.
  */
 import { resolve } from 'node:path';
-import { UsageError, checkAudiencesDir, checkOutputDir, createWebhookReceiver, loadTemplate, refreshReports, type ReportTarget, type WebhookEvent } from '../../index.js';
+import { UsageError, createWebhookReceiver, loadTemplate, refreshReports, type ReportTarget, type WebhookEvent } from '../../index.js';
+import { checkOutputDir } from '../../report/run-report.js';
+import { checkAudiencesDir } from '../../webhooks/audience-export-files.js';
 import { fromArgv, toNumber } from '../args.js';
 import { EXIT, type CommandIo } from '../io.js';
 import { shownPath } from '../output.js';

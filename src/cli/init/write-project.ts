@@ -5,7 +5,8 @@
  */
 import { lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { UsageError, toOutputError } from '../../index.js';
+import { UsageError } from '../../errors.js';
+import { toOutputError } from '../../io/atomic-file.js';
 import type { ScaffoldFile } from './scaffold.js';
 
 /** What the folder holds before writing: nothing (or only `.git`), or other files. */

@@ -52,10 +52,8 @@ const NOISE = (() => {
   return table;
 })();
 export const noise = (h: number) => NOISE[h >>> 20] ?? 0;
-export const gauss2 = (a: number, b: number) => gauss(h2(a, b));
 export const gauss3 = (a: number, b: number, c: number) => gauss(h3(a, b, c));
 export const gauss4 = (a: number, b: number, c: number, d: number) => gauss(h4(a, b, c, d));
-export const gauss5 = (a: number, b: number, c: number, d: number, e: number) => gauss(h5(a, b, c, d, e));
 
 /** Acklam's rational approximation of the normal quantile function (relative error < 1.2e-9). */
 function inverseNormal(p: number): number {

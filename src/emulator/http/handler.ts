@@ -228,7 +228,7 @@ async function adminAnswer(state: HandlerState, req: IncomingMessage, path: stri
       as_of: state.ds.asOf,
       counts: { brands: state.ds.brands.length, studies: state.ds.studies.length, countries: state.ds.countries.length },
       endpoints: ['GET /__emulator/requests', 'POST /__emulator/publish', 'POST /__emulator/export-audience', 'POST /__emulator/faults', 'DELETE /__emulator/faults', 'GET /__emulator/webhooks'],
-      // The service's MCP servers (Streamable HTTP, the token as a bearer key): see SERVICE.md.
+      // The service's MCP servers (Streamable HTTP, the token as a bearer key): see §23.3.
       mcp_servers: ['/v1/bav', '/v1/best-countries', '/v1/futures'],
     });
   }

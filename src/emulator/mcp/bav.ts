@@ -2,7 +2,7 @@
  * The BAV MCP server's tools, answered from the emulator's dataset: the data tools read the same
  * brandscape values `/brandscape-data` serves (or the same TurboPitch tool answers), the metadata
  * tools the records of the REST resources. Missing parameters are filled by the server-side
- * fallbacks SERVICE.md lists; a call with none of brands, countries or years is refused, as the
+ * fallbacks of §23.3; a call with none of brands, countries or years is refused, as the
  * first generation of the servers did.
  */
 import { BAV_DATA_TOOLS, MCP_MAX_ROWS, type BavDataInput, type BavDataToolName, type BavMetadataToolName } from '../../catalogue/mcp-servers.js';

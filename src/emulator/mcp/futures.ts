@@ -4,7 +4,7 @@
  * companies' annual results as `/companies?include=financials` serves them, the share price the
  * listing's last `/stock-prices` row; balance sheet, cash flow, earnings per share and analyst
  * ratings are not in the REST API, so the emulator derives them from those results (deterministic
- * per seed, ticker and year; SERVICE.md says how).
+ * per seed, ticker and year; §23.3 says how).
  */
 import { type FuturesInput, type FuturesToolName } from '../../catalogue/mcp-servers.js';
 import type { AnnualResult } from '../../schemas/companies.js';

@@ -7,10 +7,10 @@ import { realpath } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import * as z from 'zod';
 import { UsageError } from '../../errors.js';
-import { listTemplates, loadTemplate } from '../../report/load-template.js';
+import { listTemplates, loadTemplate } from '../../report/template/load-template.js';
 import { runReport } from '../../report/run-report.js';
-import { parameterText } from '../../report/template-params.js';
-import { OUTPUT_FORMATS } from '../../report/template-schema.js';
+import { parameterText } from '../../report/template/template-params.js';
+import { OUTPUT_FORMATS } from '../../report/template/template-schema.js';
 import type { McpContext } from '../context.js';
 import { jsonAnswer, type ToolAnswer } from '../tool-result.js';
 

@@ -23,8 +23,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { FrameTable, type FrameMeta, type TableFormatOptions } from '../frames/frame-table.js';
-import { type ChartSpec, VEGA_LITE_SCHEMA } from './chart-spec.js';
-import { type PngOptions, renderPng, renderSvg, svgSize } from './render.js';
+import { type ChartSpec, VEGA_LITE_SCHEMA } from '../charts/chart-spec.js';
+import { type PngOptions, renderPng, renderSvg, svgSize } from '../charts/render.js';
 
 /**
  * A Jupyter MIME bundle: the `data` and `metadata` of a display_data message.

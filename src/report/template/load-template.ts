@@ -4,10 +4,10 @@
  */
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, extname, isAbsolute, join, resolve, sep } from 'node:path';
-import { UsageError } from '../errors.js';
-import { packageRoot } from '../package-root.js';
+import { UsageError } from '../../errors.js';
+import { packageRoot } from '../../package-root.js';
 import { fromTemplateText, type Template } from './resolve-template.js';
-import { compareNames } from '../frames/compare-names.js';
+import { compareNames } from '../../frames/compare-names.js';
 import { TemplateError } from './template-error.js';
 import { TEMPLATE_LIMITS, bytesText } from './template-limits.js';
 

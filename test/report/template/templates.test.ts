@@ -6,11 +6,11 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
-import { UsageError } from '../../src/errors.js';
-import { listTemplates, loadTemplate } from '../../src/report/load-template.js';
-import { defineTemplate, fillDataTokens, fromParameterPairs, fromTemplateText, resolveTemplate } from '../../src/report/resolve-template.js';
-import { TemplateError } from '../../src/report/template-error.js';
+import { run } from '../../../src/cli/main.js';
+import { UsageError } from '../../../src/errors.js';
+import { listTemplates, loadTemplate } from '../../../src/report/template/load-template.js';
+import { defineTemplate, fillDataTokens, fromParameterPairs, fromTemplateText, resolveTemplate } from '../../../src/report/template/resolve-template.js';
+import { TemplateError } from '../../../src/report/template/template-error.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -231,9 +231,9 @@ describe('brandscape templates', () => {
 
 describe('the metric catalogue the toolkit knows offline', () => {
   it('is the emulator\'s catalogue: every public group with its metric keys, in order', async () => {
-    const { createEmulator } = await import('../../src/emulator/index.js');
-    const { createClient } = await import('../../src/client/create-client.js');
-    const { KNOWN_METRIC_GROUPS } = await import('../../src/catalogue/metric-keys.js');
+    const { createEmulator } = await import('../../../src/emulator/index.js');
+    const { createClient } = await import('../../../src/client/create-client.js');
+    const { KNOWN_METRIC_GROUPS } = await import('../../../src/catalogue/metric-keys.js');
     const emulator = await createEmulator({ port: 0 });
     try {
       const { columns } = await createClient({ baseUrl: emulator.url, token: emulator.token, env: {} }).metricCatalogue();

@@ -4,7 +4,7 @@
  * `sections[2].chart: unknown chart 'pie'; choose one of heatmap, bars, none`.
  */
 import type * as z from 'zod';
-import { UsageError, toJsonPath } from '../errors.js';
+import { UsageError, toJsonPath } from '../../errors.js';
 import { describe } from './template-params.js';
 
 /** One problem: where, and what is wrong with it (the message says how to fix it). */

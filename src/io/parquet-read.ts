@@ -3,7 +3,7 @@
  *
  * Why not hyparquet's `parquetRead`: it hands every column over as a JavaScript array with a boxed
  * number (or null) per row, assembled value by value. Reading back the frames benchmark's 1M x 40
- * file (10 MB) took 3.4-4.3 s in `parquetRead` alone and over 3 GB of memory. Here the pages are
+ * file (10 MB) took seconds in `parquetRead` alone and gigabytes of memory. Here the pages are
  * still decoded by hyparquet's own page readers (headers, decompression, levels, PLAIN and
  * dictionary values), but the values go into the column's typed array as they come, and a
  * dictionary is converted once per column chunk, not once per row.

@@ -15,8 +15,8 @@ import type { Emulator } from '../../src/emulator/index.js';
 import { DataError, UsageError } from '../../src/errors.js';
 import { FrameTable, type FrameMeta } from '../../src/frames/frame-table.js';
 import { toTable } from '../../src/frames/to-table.js';
-import { fromParquet, readParquet, toParquet, writeParquet } from '../../src/report/parquet.js';
-import { readColumns } from '../../src/report/parquet-read.js';
+import { fromParquet, readParquet, toParquet, writeParquet } from '../../src/io/parquet.js';
+import { readColumns } from '../../src/io/parquet-read.js';
 import { startEmulator } from '../helpers/client-harness.js';
 
 let dir: string;

@@ -5,11 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { version } from 'vega-lite';
-import { UsageError, crossMarketBars, display, toMimeBundle, vegaLiteMimeType } from '../../src/index.js';
+import { UsageError, crossMarketBars, display } from '../../src/index.js';
+import { toMimeBundle, vegaLiteMimeType } from '../../src/notebook/display.js';
 import type { MimeBundle } from '../../src/index.js';
 import { VEGA_LITE_SCHEMA } from '../../src/charts/chart-spec.js';
-import * as f from './fixtures.js';
-import { pngSize } from './helpers.js';
+import * as f from '../charts/fixtures.js';
+import { pngSize } from '../charts/helpers.js';
 
 const spec = crossMarketBars(f.crossMarketRows(), { entityId: 1 });
 

@@ -8,7 +8,7 @@
  * check a template after its parameters are substituted.
  */
 import * as z from 'zod';
-import { SCORE_TYPES, type ScoreType } from '../schemas/score-types.js';
+import { SCORE_TYPES, type ScoreType } from '../../schemas/score-types.js';
 import { TEMPLATE_LIMITS } from './template-limits.js';
 import { PARAMETER_TYPES, describe, tooManyText, unique, valueSchemas, type ParameterType, type ParameterValue } from './template-params.js';
 

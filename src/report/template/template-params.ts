@@ -4,7 +4,7 @@
  * by the declaration rather than guessed from the text).
  */
 import * as z from 'zod';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../errors.js';
 import { TEMPLATE_LIMITS, countText } from './template-limits.js';
 
 /** Values a year can take: a calendar year, `latest` or `latest-N` (resolved when the report runs). */

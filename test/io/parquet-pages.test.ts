@@ -8,8 +8,8 @@
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 import { describe, expect, it } from 'vitest';
 import { BOOL_NULL, INT_NULL, type FrameColumn } from '../../src/frames/column.js';
-import { encodePage, numberDictionary, PageScratch } from '../../src/report/parquet-pages.js';
-import { unpackHybrid } from '../../src/report/parquet-read.js';
+import { encodePage, numberDictionary, PageScratch } from '../../src/io/parquet-pages.js';
+import { unpackHybrid } from '../../src/io/parquet-read.js';
 
 /** Decodes a page body: which rows are present, and the reader positioned at the values. */
 function decode(body: Uint8Array, n: number) {

@@ -1,11 +1,11 @@
 /**
  * The bounds of what a template (and a parameter given for it) may hold. A template is a few
  * kilobytes of hand-written YAML; these limits are far above any real one and far below what
- * costs a machine: a 50 MB template with a 3.3-million-item list once took 81 s and 3.5 GB to be
- * read and called valid, and a JSON template nested 5,000 arrays deep overflowed the stack. Every
+ * costs a machine: a 50 MB template with a 3.3-million-item list once took over a minute and
+ * gigabytes of memory to be read and called valid, and a JSON template nested 5,000 arrays deep overflowed the stack. Every
  * limit is a usage error that names it.
  */
-import { MAX_BRAND_NAME_LENGTH } from '../load/resolve-brands.js';
+import { MAX_BRAND_NAME_LENGTH } from '../../frames/fold-name.js';
 
 export const TEMPLATE_LIMITS = {
   /** Bytes of a template file (or text): 1 MiB. */

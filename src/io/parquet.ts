@@ -9,9 +9,8 @@
  *
  * The pages are encoded here, straight from the typed arrays (`parquet-pages.ts`); the file's
  * framing (page headers, Thrift metadata, Snappy) is hyparquet-writer's, a pure JavaScript library.
- * Its own column writer takes arrays of JS values and measured about 50 s for the benchmark's
- * 1M x 40 table on this machine (parquet-wasm, through Arrow IPC, about 15 s); this path takes
- * under a second.
+ * Its own column writer takes arrays of JS values and was tens of times slower on the benchmark's
+ * 1M x 40 table (parquet-wasm, through Arrow IPC, too); `npm run bench` measures this path.
  */
 import type { Writer } from 'hyparquet-writer';
 import { constants } from 'node:fs';
