@@ -10,11 +10,11 @@
  * part is replaced in the zip by one streamed row by row, compressed by zlib on a worker thread
  * while the rows are written, and the table's range is widened to the rows written.
  *
- * Size: a Data cell carries no `r` reference unless a missing value before it leaves a gap (the
- * reference is optional, ECMA-376 Part 1 §18.3.1.4; Excel, LibreOffice and openpyxl place such a
- * cell after the one before it). Rows keep theirs. The ever-growing references are what zlib
- * compresses worst: without them the Data sheet is about a third of xlsxwriter's for the same rows
- * (`npm run bench`).
+ * Size: every Data cell keeps its `r` reference. The reference is optional (ECMA-376 Part 1
+ * §18.3.1.4), and without it the sheet compresses to about a third, but exceljs's own reader (and
+ * others: ClosedXML, EPPlus, older calamine) fail on a cell without one; a workbook is for any
+ * reader. Integer columns carry no number format (General shows them whole), the Data sheet holds
+ * only the template's sectors and companies, and zlib works at its default level 6, as xlsxwriter's.
  */
 import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -131,6 +131,8 @@ function writeTable(ws: Worksheet, table: ReportTable, topRow: number, name: str
     rows: table.rows.map((row) => row.map((v) => (v === null ? null : v)) as (string | number | boolean | null)[]),
   });
   table.columns.forEach((column, c) => {
+    // A number column's header sits over its numbers, which Excel aligns right.
+    if (column.format !== 'text') ws.getCell(topRow, c + 1).alignment = { horizontal: 'right' };
     const format = excelNumberFormat(column.format);
     if (format === undefined) return;
     for (let r = 0; r < table.rows.length; r++) ws.getCell(topRow + 1 + r, c + 1).numFmt = format;
@@ -316,7 +318,9 @@ function writeDataPlaceholder(wb: Workbook, table: ReportTable): Worksheet {
   table.columns.forEach((column, c) => {
     // Filter buttons take room beside the header's text.
     ws.getColumn(c + 1).width = widths[c]! + 2;
-    const format = excelNumberFormat(column.format);
+    // Ids and years need no format (General shows whole numbers whole): a style on every cell of
+    // a column is bytes in every row.
+    const format = column.format === 'integer' ? undefined : excelNumberFormat(column.format);
     if (format !== undefined) ws.getCell(2, c + 1).numFmt = format;
   });
   return ws;
@@ -402,8 +406,7 @@ function dataSheetStream(frame: SheetFrame, table: ReportTable, strings: SharedS
   const range = `A1:${lastCol}${n + 1}`;
   const head = frame.head.replace(/<dimension ref="[^"]*"\s*\/>/, `<dimension ref="${range}"/>`);
   const tail = frame.tail;
-  // Per column: a cell's start, with its reference (after a gap) or without (the next column), and
-  // what follows it for each kind of value.
+  // Per column: its letters, and what follows a cell's reference for each kind of value.
   const letters = table.columns.map((_, c) => columnLetter(c));
   const number = frame.styles.map((s) => `${s}><v>`);
   const text = frame.styles.map((s) => `${s} t="s"><v>`);
@@ -425,17 +428,11 @@ function dataSheetStream(frame: SheetFrame, table: ReportTable, strings: SharedS
             const row = table.rows[r]!;
             const excelRow = r + 2;
             let xml = `<row r="${excelRow}">`;
-            // Whether the previous column's cell was left out: the next one then says where it is.
-            let gap = false;
             for (let c = 0; c < width; c++) {
               const v = row[c] ?? null;
               // Missing values are left out, as Excel does.
-              if (v === null || (typeof v === 'number' && !Number.isFinite(v))) {
-                gap = true;
-                continue;
-              }
-              xml += gap ? `<c r="${letters[c]!}${excelRow}"` : '<c';
-              gap = false;
+              if (v === null || (typeof v === 'number' && !Number.isFinite(v))) continue;
+              xml += `<c r="${letters[c]!}${excelRow}"`;
               if (typeof v === 'number') xml += `${number[c]!}${v}</v></c>`;
               else if (typeof v === 'string') xml += `${text[c]!}${strings.indexOf(v)}</v></c>`;
               else xml += `${flag[c]!}${v ? 1 : 0}</v></c>`;
