@@ -292,6 +292,9 @@ async function writeSection(wb: Workbook, section: ReportSection, name: string, 
     for (let c = 0; c < section.table.columns.length; c++) tableWidth += columnWidthPx(ws, c);
     const at = placeChart({ width: width / scale, height: height / scale }, tableWidth, HEADER_ROW - 1, end - 1);
     placeImage(ws, imageId, at.col < 0 ? section.table.columns.length + 1 : at.col, at.row, at.width, at.height);
+    // Printed (or exported to PDF), a chart below its table starts a page rather than being cut
+    // across two (LibreOffice cut cross-year-trends' chart under its title).
+    if (at.where === 'below' && at.row > 0) ws.getRow(at.row).addPageBreak();
   }
 }
 
