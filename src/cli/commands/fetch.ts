@@ -288,7 +288,7 @@ export async function runFetch(argv: readonly string[], io: CommandIo): Promise<
   }
   bar.done();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const partial = records < total ? ` (stopped at --max-pages: ${counted(records, 'record')} of ${counted(total, 'record')}; the output is incomplete)` : '';
+  const partial = records < total ? ` (stopped at --max-pages: ${records} of ${total}; the output is incomplete)` : '';
   io.stderr.write(`Fetched ${counted(records, 'record')} of ${path} in ${counted(pages, 'page')} (${seconds} s)${values.out ? ` into ${values.out}` : ''}${partial}.\n`);
   if (droppedColumns.size > 0) io.stderr.write(`Note: columns that appeared after the first page were left out of the CSV: ${[...droppedColumns].join(', ')}.\n`);
   return EXIT.ok;
