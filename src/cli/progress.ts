@@ -26,8 +26,8 @@ export function createProgressBar(io: CommandIo, label: string) {
       const share = state.pagesTotal > 0 ? state.pagesDone / state.pagesTotal : 0;
       const bar = '#'.repeat(Math.round(share * width)).padEnd(width, '-');
       const extra = [
-        state.retries > 0 ? `${state.retries} retries` : '',
-        state.rateLimitWaits > 0 ? `${state.rateLimitWaits} rate-limit waits` : '',
+        state.retries > 0 ? counted(state.retries, 'retry', 'retries') : '',
+        state.rateLimitWaits > 0 ? counted(state.rateLimitWaits, 'rate-limit wait') : '',
         state.etaMs !== undefined && state.pagesDone < state.pagesTotal ? `ETA ${seconds(state.etaMs)}` : '',
       ].filter((s) => s !== '');
       io.stderr.write([CARRIAGE_RETURN, `${label} [${bar}] ${state.pagesDone}/${counted(state.pagesTotal, 'page')}, ${counted(state.records, 'record')}${extra.length ? `, ${extra.join(', ')}` : ''}`, CLEAR_LINE_END]);
