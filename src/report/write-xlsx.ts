@@ -55,6 +55,8 @@ const DEFAULT_COLUMN_CHARS = 8.43;
  * bar and window edges are drawn: a chart fits in this width or goes below its table.
  */
 export const VISIBLE_SHEET_PIXELS = 1280;
+/** Rows of a landscape A4 page, printed one page wide (about: the scale follows the sheet's width). */
+const PRINTED_PAGE_ROWS = 34;
 /** The narrowest a chart is shrunk to, to sit beside its table rather than below it. */
 const MIN_BESIDE_FRACTION = 0.75;
 /** Rows of sheet such a screen shows under Excel's ribbon (20 px rows). */
@@ -292,9 +294,11 @@ async function writeSection(wb: Workbook, section: ReportSection, name: string, 
     for (let c = 0; c < section.table.columns.length; c++) tableWidth += columnWidthPx(ws, c);
     const at = placeChart({ width: width / scale, height: height / scale }, tableWidth, HEADER_ROW - 1, end - 1);
     placeImage(ws, imageId, at.col < 0 ? section.table.columns.length + 1 : at.col, at.row, at.width, at.height);
-    // Printed (or exported to PDF), a chart below its table starts a page rather than being cut
-    // across two (LibreOffice cut cross-year-trends' chart under its title).
-    if (at.where === 'below' && at.row > 0) ws.getRow(at.row).addPageBreak();
+    // Printed (or exported to PDF), a chart below its table that would not fit on the table's page
+    // starts the next rather than being cut across two (LibreOffice cut cross-year-trends' chart
+    // under its title); one that fits stays with its table.
+    const rowsDown = at.row + Math.ceil(at.height / (ROW_POINTS * PX_PER_POINT));
+    if (at.where === 'below' && at.row > 0 && rowsDown > PRINTED_PAGE_ROWS) ws.getRow(at.row).addPageBreak();
   }
 }
 
