@@ -92,12 +92,14 @@ Options:
   --out FILE              Write to FILE (written whole or not at all) instead of stdout. A .parquet
                           file keeps the column types (ids and years integers, metrics floats, text
                           dictionary-encoded, missing values null) for pandas, polars or DuckDB;
-                          included objects become columns as in toTable (sector_name, ...)
+                          included objects become columns as in toTable (sector_name, ...), in
+                          CSV too (column names: docs/columns.md)
 ${SERVICE_HELP}
   -h, --help              Show this help
 
 Brandscape data needs a qualifying filter: studies; or countries/country_code with years/year_number;
-or brands/brand_name. Example:
+or brands/brand_name. Its rows get the market's country_code and the calendar year beside country_id
+and year_id (each study is looked up once). Example:
   brandscape fetch brandscape-data --filter country_code=GB --filter year_number=2024 \\
     --filter audiences=1 --metric-group-keys pillars --include brand,sector --out uk-2024.csv
 
