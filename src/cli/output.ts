@@ -1,6 +1,6 @@
 /**
  * Record writers for `fetch`: JSON (one array), NDJSON (one record per line) and CSV (nested
- * objects flattened with dotted names such as `sector.name`, so an included brand's `brand.name`
+ * objects flattened with toTable's names such as `sector_name`, so an included brand's `global_name`
  * never collides with a row's local `brand_name`). Output to a file goes to a temporary file that
  * is renamed into place only when everything was written: a failed load leaves no half file.
  */
@@ -30,7 +30,7 @@ export function toOutputFormat(value: string | undefined, out: string | undefine
 
 /**
  * A Parquet file built while loading: each page's records go into a table (the toolkit's
- * flattening: an included brand's name is `global_brand_name`, `sector_name`, ...; ids and years
+ * flattening: an included brand's name is `global_name`, `sector_name`, ...; ids and years
  * as integers, metrics as floats), written atomically once the load is complete. `metricColumns`
  * (brandscape rows) are typed as floats even when every value is whole.
  */
@@ -51,17 +51,40 @@ export async function createParquetSink(file: string, metricColumns: Promise<rea
 
 type Flat = Record<string, string | number | boolean | null>;
 
-/** `{sector: {id: 1, name: 'x'}}` -> `{'sector.id': 1, 'sector.name': 'x'}`; arrays become JSON text. */
-export function flatten(record: Record<string, unknown>, prefix = '', out: Flat = {}): Flat {
-  for (const [key, value] of Object.entries(record)) {
-    const name = prefix === '' ? key : `${prefix}.${key}`;
-    if (value === null || value === undefined) out[name] = null;
-    else if (Array.isArray(value)) out[name] = JSON.stringify(value);
-    else if (typeof value === 'object') flatten(value as Record<string, unknown>, name, out);
-    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[name] = value;
-    else if (typeof value === 'bigint') out[name] = value.toString();
-    else out[name] = null; // a function or symbol: JSON has neither
-  }
+/**
+ * A record as one row of named cells, with `toTable`'s names (docs/columns.md), so that a CSV and
+ * a Parquet file of the same fetch have the same columns: an included object `x` gives `x_<field>`
+ * (`sector_name`), the brand include's name is `global_name` and the year include's year `year`; an
+ * object inside an included object is named as if it were included itself (`brand.sector.name` ->
+ * `sector_name`) unless that include is there too; an included `x_id` that is already a field of
+ * the record is the same id and is not repeated, another name already taken gets the prefix
+ * `global_`. Arrays become JSON text.
+ *
+ * @example
+ * flatten({ brand_name: 'Veros UK', brand: { id: 5, name: 'Veros' }, sector: { id: 2, name: 'Automotive' } });
+ * // { brand_name: 'Veros UK', brand_id: 5, global_name: 'Veros', sector_id: 2, sector_name: 'Automotive' }
+ */
+export function flatten(record: Record<string, unknown>): Flat {
+  const out: Flat = {};
+  const cell = (value: unknown): string | number | boolean | null =>
+    value === null || value === undefined ? null : Array.isArray(value) ? JSON.stringify(value) : typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : typeof value === 'bigint' ? value.toString() : null;
+  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  const direct = new Set(Object.entries(record).filter(([, v]) => isObject(v)).map(([k]) => k));
+  for (const [key, value] of Object.entries(record)) if (!isObject(value)) out[key] = cell(value);
+  const put = (name: string, value: unknown) => {
+    if (!(name in out)) out[name] = cell(value);
+    else if (!name.endsWith('_id') && !(`global_${name}` in out)) out[`global_${name}`] = cell(value);
+  };
+  const include = (objectKey: string, object: Record<string, unknown>) => {
+    for (const [field, value] of Object.entries(object)) {
+      if (isObject(value)) {
+        if (!direct.has(field)) include(field, value);
+        continue;
+      }
+      put(objectKey === 'brand' && field === 'name' ? 'global_name' : objectKey === 'year' && field === 'year' ? 'year' : `${objectKey}_${field}`, value);
+    }
+  };
+  for (const [key, value] of Object.entries(record)) if (isObject(value)) include(key, value);
   return out;
 }
 

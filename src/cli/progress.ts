@@ -26,11 +26,11 @@ export function createProgressBar(io: CommandIo, label: string) {
       const share = state.pagesTotal > 0 ? state.pagesDone / state.pagesTotal : 0;
       const bar = '#'.repeat(Math.round(share * width)).padEnd(width, '-');
       const extra = [
-        state.retries > 0 ? `${state.retries} retries` : '',
-        state.rateLimitWaits > 0 ? `${state.rateLimitWaits} rate-limit waits` : '',
+        state.retries > 0 ? counted(state.retries, 'retry', 'retries') : '',
+        state.rateLimitWaits > 0 ? counted(state.rateLimitWaits, 'rate-limit wait') : '',
         state.etaMs !== undefined && state.pagesDone < state.pagesTotal ? `ETA ${seconds(state.etaMs)}` : '',
       ].filter((s) => s !== '');
-      io.stderr.write([CARRIAGE_RETURN, `${label} [${bar}] ${state.pagesDone}/${state.pagesTotal} pages, ${countText(state.records)} records${extra.length ? `, ${extra.join(', ')}` : ''}`, CLEAR_LINE_END]);
+      io.stderr.write([CARRIAGE_RETURN, `${label} [${bar}] ${state.pagesDone}/${counted(state.pagesTotal, 'page')}, ${counted(state.records, 'record')}${extra.length ? `, ${extra.join(', ')}` : ''}`, CLEAR_LINE_END]);
       drawn = true;
     },
     done() {
@@ -38,6 +38,9 @@ export function createProgressBar(io: CommandIo, label: string) {
     },
   };
 }
+
+/** A count and its noun, singular for one: `counted(1, 'page')` is '1 page', `counted(2402, 'record')` '2,402 records'. */
+export const counted = (n: number, noun: string, plural = `${noun}s`): string => `${countText(n)} ${n === 1 ? noun : plural}`;
 
 /**
  * A count with thousands separators, as `toLocaleString('en')` writes a whole number: its first

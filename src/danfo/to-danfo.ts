@@ -61,7 +61,7 @@ const DANFO_DTYPES: Readonly<Record<ColumnKind, string>> = {
 
 /**
  * A danfojs DataFrame of a table, or of loaded records flattened by `toTable`'s rules (included
- * objects become `company_id`, `company_name`, ...; the global brand name is `global_brand_name`,
+ * objects become `company_id`, `company_name`, ...; the global brand name is `global_name`,
  * never confused with the row's local `brand_name`). Column types are passed to danfojs, which
  * halves its build time; `int` columns with missing values become `float32` with NaN, as danfojs has
  * no nullable integer type.

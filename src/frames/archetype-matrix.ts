@@ -134,7 +134,7 @@ export function archetypeMatrix(input: ArchetypeInput, options: ArchetypeMatrixO
   const comparisonName = entries[0]!.comparison_name ?? `${options.set.type} ${options.set.id}`;
   const notes: string[] = [];
   const noCultural = brands.filter((e) => !cultural.has(e.brand_id)).length;
-  if (noCultural > 0) notes.push(`${noCultural} brands of the set have no cultural entry: their cultural columns are null.`);
+  if (noCultural > 0) notes.push(`${noCultural} ${noCultural === 1 ? 'brand of the set has' : 'brands of the set have'} no cultural entry: ${noCultural === 1 ? 'its' : 'their'} cultural columns are null.`);
 
   const out: ArchetypeRow[] = [];
   for (const entry of brands) {

@@ -52,7 +52,7 @@ export function entityNames(prep: PreparedBrandscape, kind: 'company' | 'sector'
 /** A brand's local name on a row, and its global name (brands input, brand include, else the local name). */
 export function brandNames(prep: PreparedBrandscape): { local: (row: number) => string; global: (row: number) => string } {
   const local = prep.table.has('brand_name') ? prep.table.column('brand_name') : undefined;
-  const global = prep.table.has('global_brand_name') ? prep.table.column('global_brand_name') : undefined;
+  const global = prep.table.has('global_name') ? prep.table.column('global_name') : undefined;
   const localOf = (row: number) => textAt(local, row) ?? prep.brands.get(prep.brandId[row]!)?.name ?? `Brand ${prep.brandId[row]!}`;
   return {
     local: localOf,

@@ -187,6 +187,6 @@ export function withKnownEntity(rows: Int32Array, ids: Int32Array, kind: string,
     else out.push(rows[k]!);
   }
   if (unknown === 0) return rows;
-  notes.push(`${unknown} rows were left out: their brand's ${kind} is not known.`);
+  notes.push(`${unknown} ${unknown === 1 ? 'row was' : 'rows were'} left out: ${unknown === 1 ? 'its' : 'their'} brand's ${kind} is not known.`);
   return Int32Array.from(out);
 }

@@ -7,7 +7,7 @@
  *    in that market's survey), `differentiation_rank`.
  * 2. An included object `x` gives `x_<field>` per scalar field: `company_id`, `company_name`,
  *    `sector_id`, `sector_name`, `audience_name`, `study_name`, `country_code`. Two exceptions:
- *    the brand include's name is `global_brand_name` (it is the brand's global name and must never
+ *    the brand include's name is `global_name` (it is the brand's global name and must never
  *    be mistaken for the local `brand_name`), and the year include's `year` is `year`.
  * 3. An object nested inside an included object (`brand.sector`, `study.country`, `study.year`,
  *    `study.period`, `country.region`) is flattened as if it were included itself (`sector_name`,
@@ -237,7 +237,7 @@ const isDateName = (name: string) => name === 'date' || name.endsWith('_date') |
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}/;
 
 function baseName(objectKey: string, field: string): string {
-  if (objectKey === 'brand' && field === 'name') return 'global_brand_name';
+  if (objectKey === 'brand' && field === 'name') return 'global_name';
   if (objectKey === 'year' && field === 'year') return 'year';
   return `${objectKey}_${field}`;
 }
@@ -393,7 +393,7 @@ function columnOf(name: string, slot: Slot, metric: boolean, forced: ColumnKind 
  * });
  * const table = toTable(rows);
  * table.columnNames; // ['id', 'study_id', 'brand_id', ..., 'brand_name', ..., 'differentiation_rank', ...,
- *                    //  'global_brand_name', 'sector_id', 'sector_name', 'company_id', 'company_name']
+ *                    //  'global_name', 'sector_id', 'sector_name', 'company_id', 'company_name']
  *                    // (the brand include's id is the row's brand_id: not repeated)
  * toTable(input.rows);  // rows a load kept as a table already are returned as they are
  */

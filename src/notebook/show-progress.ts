@@ -24,12 +24,12 @@ export function progressLine(label: string, p: LoadProgress): string {
   const bar = '#'.repeat(Math.round(share * BAR)).padEnd(BAR, '-');
   const done = p.pagesTotal > 0 && p.pagesDone >= p.pagesTotal;
   const extra = [
-    p.retries > 0 ? `${p.retries} retries` : '',
-    p.rateLimitWaits > 0 ? `${p.rateLimitWaits} rate-limit waits` : '',
+    p.retries > 0 ? `${p.retries} ${p.retries === 1 ? 'retry' : 'retries'}` : '',
+    p.rateLimitWaits > 0 ? `${p.rateLimitWaits} rate-limit ${p.rateLimitWaits === 1 ? 'wait' : 'waits'}` : '',
     !done && p.etaMs !== undefined ? `about ${Math.ceil(p.etaMs / 1000)} s left` : '',
     done ? `${(p.elapsedMs / 1000).toFixed(1)} s` : '',
   ].filter((s) => s !== '');
-  return `${label} [${bar}] ${p.pagesDone}/${p.pagesTotal} pages, ${p.records.toLocaleString('en')} of ${p.total.toLocaleString('en')} records${extra.length ? `, ${extra.join(', ')}` : ''}`;
+  return `${label} [${bar}] ${p.pagesDone}/${p.pagesTotal} ${p.pagesTotal === 1 ? 'page' : 'pages'}, ${p.records.toLocaleString('en')} of ${p.total.toLocaleString('en')} ${p.total === 1 ? 'record' : 'records'}${extra.length ? `, ${extra.join(', ')}` : ''}`;
 }
 
 /**

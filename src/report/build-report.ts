@@ -31,12 +31,20 @@ const DATA_COLUMNS: readonly (readonly [string, CellFormat])[] = [
 
 /**
  * The tidy rows behind the report: every loaded brandscape row x metric column of the template's
- * audience, duplicates included (their `is_duplicate` says which rows aggregates leave out).
+ * audience, duplicates included (their `is_duplicate` says which rows aggregates leave out), of
+ * the template's sectors and companies when it names them. The service cannot filter brandscape
+ * rows by sector or company, so the load brings every brand of the studies; the sections narrow
+ * to the template's, and so does the Data sheet (sector-review: 5 of 23 sectors).
  */
-function dataTable(data: ReportData, audience: number): ReportTable {
+function dataTable(data: ReportData, audience: number, scope: ResolvedTemplate['data']): ReportTable {
   if (data.input.rows.length === 0) return archetypeData(data, audience);
   const tidy = toTidy(data.input, { audience, dedupe: 'none' });
-  return fromFrameTable(tidy, DATA_COLUMNS);
+  const table = fromFrameTable(tidy, DATA_COLUMNS);
+  const keep: [number, Set<number>][] = [];
+  if (scope.sectors) keep.push([DATA_COLUMNS.findIndex(([k]) => k === 'sector_id'), new Set(scope.sectors)]);
+  if (scope.companies) keep.push([DATA_COLUMNS.findIndex(([k]) => k === 'company_id'), new Set(scope.companies)]);
+  if (keep.length === 0) return table;
+  return { ...table, rows: table.rows.filter((row) => keep.every(([c, ids]) => ids.has(row[c] as number))) };
 }
 
 /** A report without brandscape rows (archetypes only): the archetype entries behind it. */
@@ -173,6 +181,6 @@ export function buildReport(template: ResolvedTemplate, data: ReportData, option
     about: { items, parameters, queries: queriesTable(data.queries) },
     notes,
     sections,
-    data: dataTable(data, audience),
+    data: dataTable(data, audience, template.data),
   };
 }

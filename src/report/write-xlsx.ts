@@ -5,10 +5,16 @@
  *
  * exceljs builds the small sheets in memory (it has tables and images; its streaming writer has
  * neither), but takes minutes and gigabytes for a 100,000-row sheet (NOTES.md). So the Data sheet
- * is built by exceljs as a placeholder (header, one styled row, freeze, autofilter: styles,
- * relationships and content types all right), and then only that sheet's XML part is replaced in
- * the zip by one streamed row by row, compressed by zlib on a worker thread while the rows are
- * written.
+ * is built by exceljs as a placeholder (an Excel table of a header and one styled row, frozen:
+ * styles, relationships, table part and content types all right), and then only that sheet's XML
+ * part is replaced in the zip by one streamed row by row, compressed by zlib on a worker thread
+ * while the rows are written, and the table's range is widened to the rows written.
+ *
+ * Size: every Data cell keeps its `r` reference. The reference is optional (ECMA-376 Part 1
+ * §18.3.1.4), and without it the sheet compresses to about a third, but exceljs's own reader (and
+ * others: ClosedXML, EPPlus, older calamine) fail on a cell without one; a workbook is for any
+ * reader. Integer columns carry no number format (General shows them whole), the Data sheet holds
+ * only the template's sectors and companies, and zlib works at its default level 6, as xlsxwriter's.
  */
 import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -27,7 +33,7 @@ import { toXmlSafeSpec } from './xml-text.js';
 export interface WriteXlsxOptions {
   /** Pixel density of the chart images (default 2: sharp on high-density screens and in print). */
   imageScale?: number;
-  /** Compression of the Data sheet, 1 (fastest) to 9 (smallest). Default 3. */
+  /** Compression of the Data sheet, 1 (fastest) to 9 (smallest). Default 6 (zlib's own default, as xlsxwriter's). */
   dataCompression?: number;
   /**
    * Which sheets besides the sections' (default both): `about: false, data: false` gives a workbook
@@ -41,9 +47,22 @@ const HEADER_ROW = 4;
 const ROW_POINTS = 15;
 const PX_PER_POINT = 96 / 72;
 const EMU_PER_PX = 9525;
-/** Width (characters) of the columns under a chart; in pixels as Excel draws Calibri 11. */
-const IMAGE_COLUMN_CHARS = 10;
+/** Pixels of a column `chars` wide, as Excel draws Calibri 11 (a column without a width: 8.43). */
 const columnPixels = (chars: number) => Math.trunc(((256 * chars + Math.trunc(128 / 7)) / 256) * 7);
+const DEFAULT_COLUMN_CHARS = 8.43;
+/**
+ * Pixels of sheet a 1366 px laptop screen shows at 100 % zoom, once Excel's row numbers, scroll
+ * bar and window edges are drawn: a chart fits in this width or goes below its table.
+ */
+export const VISIBLE_SHEET_PIXELS = 1280;
+/** Rows of a landscape A4 page, printed one page wide (about: the scale follows the sheet's width). */
+const PRINTED_PAGE_ROWS = 34;
+/** The narrowest a chart is shrunk to, to sit beside its table rather than below it. */
+const MIN_BESIDE_FRACTION = 0.75;
+/** Rows of sheet such a screen shows under Excel's ribbon (20 px rows). */
+export const VISIBLE_SHEET_ROWS = 24;
+/** Below a table longer than the screen a chart is not seen: beside it, it may shrink to this. */
+const MIN_BESIDE_FRACTION_LONG = 0.6;
 
 /** Excel column letters: 0 -> A, 27 -> AB. */
 export function columnLetter(index: number): string {
@@ -114,6 +133,8 @@ function writeTable(ws: Worksheet, table: ReportTable, topRow: number, name: str
     rows: table.rows.map((row) => row.map((v) => (v === null ? null : v)) as (string | number | boolean | null)[]),
   });
   table.columns.forEach((column, c) => {
+    // A number column's header sits over its numbers, which Excel aligns right.
+    if (column.format !== 'text') ws.getCell(topRow, c + 1).alignment = { horizontal: 'right' };
     const format = excelNumberFormat(column.format);
     if (format === undefined) return;
     for (let r = 0; r < table.rows.length; r++) ws.getCell(topRow + 1 + r, c + 1).numFmt = format;
@@ -152,23 +173,53 @@ function writeNotes(ws: Worksheet, notes: readonly string[], row: number): numbe
   return row + 2 + notes.length;
 }
 
+/** Where a chart image goes on a section sheet: its top-left cell (0-based) and its shown size in pixels. */
+export interface ImagePlacement {
+  col: number;
+  row: number;
+  width: number;
+  height: number;
+  where: 'beside' | 'below';
+}
+
 /**
- * Places an image with its top-left corner at (col, row) (0-based) and its natural size, with a
+ * Places a chart where a laptop screen shows it with its table: beside the table, top-aligned with
+ * its header, when the two fit in `VISIBLE_SHEET_PIXELS` (the chart shrunk to 3/4 of its size if
+ * that makes them fit; to 0.6 when the table is longer than the screen, since below it the chart
+ * would not be seen); else below the table and its notes, from column A, shrunk to the visible
+ * width when wider. `tableWidth` is the table's width in pixels; rows are 0-based.
+ */
+export function placeChart(chart: { width: number; height: number }, tableWidth: number, headerRow: number, rowAfter: number): ImagePlacement {
+  const gap = columnPixels(DEFAULT_COLUMN_CHARS);
+  const room = VISIBLE_SHEET_PIXELS - tableWidth - gap;
+  const fit = (width: number) => Math.min(1, width / chart.width);
+  const long = rowAfter + 1 > VISIBLE_SHEET_ROWS;
+  if (room >= chart.width * (long ? MIN_BESIDE_FRACTION_LONG : MIN_BESIDE_FRACTION)) {
+    const k = fit(room);
+    return { col: -1, row: headerRow, width: Math.round(chart.width * k), height: Math.round(chart.height * k), where: 'beside' };
+  }
+  const k = fit(VISIBLE_SHEET_PIXELS);
+  return { col: 0, row: rowAfter + 1, width: Math.round(chart.width * k), height: Math.round(chart.height * k), where: 'below' };
+}
+
+/** Pixel widths of a sheet's columns (0-based), as they are set at the time of the call. */
+const columnWidthPx = (ws: Worksheet, col: number) => columnPixels(ws.getColumn(col + 1).width ?? DEFAULT_COLUMN_CHARS);
+
+/**
+ * Places an image with its top-left corner at (col, row) (0-based) and the given size, with a
  * two-cell anchor: openpyxl refuses exceljs's one-cell anchors (NOTES.md), and Excel keeps a
- * two-cell image at its size as long as the columns under it keep theirs, which this sheet's do.
+ * two-cell image at its size as long as the columns under it keep theirs. The bottom-right corner
+ * is found by walking the sheet's real column widths and row heights.
  */
 function placeImage(ws: Worksheet, imageId: number, col: number, row: number, width: number, height: number): void {
-  const colPx = columnPixels(IMAGE_COLUMN_CHARS);
-  const rowPx = ROW_POINTS * PX_PER_POINT;
-  const spanCols = width / colPx;
-  const spanRows = height / rowPx;
-  for (let c = col; c <= col + Math.ceil(spanCols); c++) ws.getColumn(c + 1).width = IMAGE_COLUMN_CHARS;
-  const end = (start: number, span: number, unit: number) => {
-    const whole = Math.floor(span);
-    return { cell: start + whole, offset: Math.round((span - whole) * unit * EMU_PER_PX) };
+  const walk = (start: number, span: number, size: (i: number) => number) => {
+    let i = start;
+    let left = span;
+    while (left >= size(i)) left -= size(i++);
+    return { cell: i, offset: Math.round(left * EMU_PER_PX) };
   };
-  const right = end(col, spanCols, colPx);
-  const bottom = end(row, spanRows, rowPx);
+  const right = walk(col, width, (c) => columnWidthPx(ws, c));
+  const bottom = walk(row, height, (r) => (ws.getRow(r + 1).height ?? ROW_POINTS) * PX_PER_POINT);
   ws.addImage(imageId, {
     tl: { nativeCol: col, nativeColOff: 0, nativeRow: row, nativeRowOff: 0 },
     br: { nativeCol: right.cell, nativeColOff: right.offset, nativeRow: bottom.cell, nativeRowOff: bottom.offset },
@@ -176,10 +227,20 @@ function placeImage(ws: Worksheet, imageId: number, col: number, row: number, wi
   } as unknown as Parameters<Worksheet['addImage']>[1]);
 }
 
+/**
+ * Printing (and PDF export): landscape, one page wide, as many pages down as it takes, the header
+ * repeated on each page. Without it a section prints its table and chart cut across pages.
+ */
+const PRINT = (titleRows?: string) =>
+  ({ orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0, paperSize: 9, ...(titleRows ? { printTitlesRow: titleRows } : {}) }) as const;
+
+/** Characters of an About value per line (its column is wider: Calibri's widths vary). */
+const ABOUT_VALUE_CHARS = 100;
+
 function writeAbout(wb: Workbook, spec: ReportSpec): void {
-  const ws = wb.addWorksheet('About', { properties: { tabColor: { argb: 'FF0072B2' } } });
+  const ws = wb.addWorksheet('About', { properties: { tabColor: { argb: 'FF0072B2' } }, pageSetup: PRINT() });
   ws.getColumn(1).width = 18;
-  ws.getColumn(2).width = 110;
+  ws.getColumn(2).width = ABOUT_VALUE_CHARS + 10;
   ws.getCell('A1').value = spec.title;
   ws.getCell('A1').font = { bold: true, size: 16 };
   let row = 3;
@@ -189,6 +250,10 @@ function writeAbout(wb: Workbook, spec: ReportSpec): void {
     const cell = ws.getCell(row, 2);
     cell.value = item.value;
     cell.alignment = { wrapText: true, vertical: 'top' };
+    // A wrapped value's row is as tall as its lines (readers do not all grow it on opening: LibreOffice
+    // drew a two-line description over the next row).
+    const lines = Math.ceil(item.value.length / ABOUT_VALUE_CHARS);
+    if (lines > 1) ws.getRow(row).height = ROW_POINTS * lines;
     row += 1;
   }
   const heading = (text: string) => {
@@ -209,8 +274,9 @@ function writeAbout(wb: Workbook, spec: ReportSpec): void {
   }
 }
 
-async function writeSection(wb: Workbook, section: ReportSection, name: string, png: Uint8Array | undefined): Promise<void> {
+async function writeSection(wb: Workbook, section: ReportSection, name: string, png: Uint8Array | undefined, scale: number): Promise<void> {
   const ws = wb.addWorksheet(name, {
+    pageSetup: PRINT(),
     views: [{ state: 'frozen', xSplit: section.table.keyColumns, ySplit: HEADER_ROW, topLeftCell: `${columnLetter(section.table.keyColumns)}${HEADER_ROW + 1}`, activeCell: 'A1' }],
   });
   ws.getCell('A1').value = section.title;
@@ -218,33 +284,52 @@ async function writeSection(wb: Workbook, section: ReportSection, name: string, 
   ws.getCell('A2').value = section.description ?? section.summary;
   ws.getCell('A2').font = { italic: true, color: { argb: 'FF555555' } };
   const after = writeTable(ws, section.table, HEADER_ROW, `Section${section.index}`);
-  writeNotes(ws, section.notes, after);
+  const end = writeNotes(ws, section.notes, after);
   if (png) {
     const imageId = wb.addImage({ buffer: Buffer.from(png) as unknown as ArrayBuffer, extension: 'png' });
     const { width, height } = pngSize(png);
-    // The PNG is drawn at a higher density; it is shown at the chart's own size.
-    const scale = width > 0 ? width / Math.max(1, Math.round(width / 2)) : 1;
-    placeImage(ws, imageId, section.table.columns.length + 1, HEADER_ROW - 1, width / scale, height / scale);
+    // The PNG is drawn at a higher density (sharp on high-density screens and in print); it is
+    // shown at the chart's own size, or smaller to be seen with its table.
+    let tableWidth = 0;
+    for (let c = 0; c < section.table.columns.length; c++) tableWidth += columnWidthPx(ws, c);
+    const at = placeChart({ width: width / scale, height: height / scale }, tableWidth, HEADER_ROW - 1, end - 1);
+    placeImage(ws, imageId, at.col < 0 ? section.table.columns.length + 1 : at.col, at.row, at.width, at.height);
+    // Printed (or exported to PDF), a chart below its table that would not fit on the table's page
+    // starts the next rather than being cut across two (LibreOffice cut cross-year-trends' chart
+    // under its title); one that fits stays with its table.
+    const rowsDown = at.row + Math.ceil(at.height / (ROW_POINTS * PX_PER_POINT));
+    if (at.where === 'below' && at.row > 0 && rowsDown > PRINTED_PAGE_ROWS) ws.getRow(at.row).addPageBreak();
   }
 }
 
-/** The placeholder Data sheet: header, one row styled per column format, frozen, filtered. */
+/** The Data sheet's Excel table (its name in formulas: `=SUM(Data_rows[value])`). */
+const DATA_TABLE = 'Data_rows';
+
+/**
+ * The placeholder Data sheet: an Excel table (banded, filter buttons, like every section's) of the
+ * header and one row styled per column format, frozen under the header.
+ */
 function writeDataPlaceholder(wb: Workbook, table: ReportTable): Worksheet {
-  const ws = wb.addWorksheet('Data', { views: [{ state: 'frozen', ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }] });
+  const ws = wb.addWorksheet('Data', { pageSetup: PRINT('1:1'), views: [{ state: 'frozen', ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }] });
   const widths = columnWidths(table, 500);
-  table.columns.forEach((column, c) => {
-    ws.getColumn(c + 1).width = widths[c]!;
-    const head = ws.getCell(1, c + 1);
-    head.value = column.header;
-    head.font = { bold: true };
-    head.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFDDEBF7' } };
-    const cell = ws.getCell(2, c + 1);
-    // A value of each column's kind, so that exceljs writes the column's style on this row.
-    cell.value = column.format === 'text' ? 'x' : column.format === 'bool' ? false : 0;
-    const format = excelNumberFormat(column.format);
-    if (format !== undefined) cell.numFmt = format;
+  // A value of each column's kind, so that exceljs writes the column's style on this row.
+  const sample = table.columns.map((column) => (column.format === 'text' ? 'x' : column.format === 'bool' ? false : 0));
+  ws.addTable({
+    name: DATA_TABLE,
+    ref: 'A1',
+    headerRow: true,
+    style: { theme: 'TableStyleMedium2', showRowStripes: true },
+    columns: table.columns.map((c) => ({ name: c.header, filterButton: true })),
+    rows: [sample],
   });
-  ws.autoFilter = { from: { row: 1, column: 1 }, to: { row: 2, column: Math.max(1, table.columns.length) } };
+  table.columns.forEach((column, c) => {
+    // Filter buttons take room beside the header's text.
+    ws.getColumn(c + 1).width = widths[c]! + 2;
+    // Ids and years need no format (General shows whole numbers whole): a style on every cell of
+    // a column is bytes in every row.
+    const format = column.format === 'integer' ? undefined : excelNumberFormat(column.format);
+    if (format !== undefined) ws.getCell(2, c + 1).numFmt = format;
+  });
   return ws;
 }
 
@@ -327,12 +412,12 @@ function dataSheetStream(frame: SheetFrame, table: ReportTable, strings: SharedS
   const lastCol = columnLetter(Math.max(0, width - 1));
   const range = `A1:${lastCol}${n + 1}`;
   const head = frame.head.replace(/<dimension ref="[^"]*"\s*\/>/, `<dimension ref="${range}"/>`);
-  const tail = frame.tail.replace(/<autoFilter ref="[^"]*"/, `<autoFilter ref="${range}"`);
-  // Per column: the start of a cell up to its row number, and what follows it for each kind of value.
-  const open = table.columns.map((_, c) => `<c r="${columnLetter(c)}`);
-  const number = frame.styles.map((s) => `"${s}><v>`);
-  const text = frame.styles.map((s) => `"${s} t="s"><v>`);
-  const flag = frame.styles.map((s) => `"${s} t="b"><v>`);
+  const tail = frame.tail;
+  // Per column: its letters, and what follows a cell's reference for each kind of value.
+  const letters = table.columns.map((_, c) => columnLetter(c));
+  const number = frame.styles.map((s) => `${s}><v>`);
+  const text = frame.styles.map((s) => `${s} t="s"><v>`);
+  const flag = frame.styles.map((s) => `${s} t="b"><v>`);
   const rowsPerChunk = 500;
   let next = 0;
   let stage: 'head' | 'rows' | 'tail' | 'done' = 'head';
@@ -353,11 +438,11 @@ function dataSheetStream(frame: SheetFrame, table: ReportTable, strings: SharedS
             for (let c = 0; c < width; c++) {
               const v = row[c] ?? null;
               // Missing values are left out, as Excel does.
-              if (v === null) continue;
-              if (typeof v === 'number') {
-                if (Number.isFinite(v)) xml += `${open[c]!}${excelRow}${number[c]!}${v}</v></c>`;
-              } else if (typeof v === 'string') xml += `${open[c]!}${excelRow}${text[c]!}${strings.indexOf(v)}</v></c>`;
-              else xml += `${open[c]!}${excelRow}${flag[c]!}${v ? 1 : 0}</v></c>`;
+              if (v === null || (typeof v === 'number' && !Number.isFinite(v))) continue;
+              xml += `<c r="${letters[c]!}${excelRow}"`;
+              if (typeof v === 'number') xml += `${number[c]!}${v}</v></c>`;
+              else if (typeof v === 'string') xml += `${text[c]!}${strings.indexOf(v)}</v></c>`;
+              else xml += `${flag[c]!}${v ? 1 : 0}</v></c>`;
             }
             chunk += `${xml}</row>`;
           }
@@ -383,6 +468,19 @@ function sheetPath(files: Record<string, Uint8Array>, name: string): string {
   const target = sheet === undefined ? undefined : new RegExp(`<Relationship\\b[^>]*Id="${sheet}"[^>]*Target="([^"]+)"`).exec(text('xl/_rels/workbook.xml.rels'))?.[1];
   if (target === undefined) throw new Error(`The workbook has no sheet named ${name}.`);
   return target.startsWith('/') ? target.slice(1) : `xl/${target}`;
+}
+
+/** The zip path of the Data sheet's table part (exceljs names it `xl/tables/tableN.xml`). */
+function dataTablePath(files: Record<string, Uint8Array>): string {
+  const path = Object.keys(files).find((name) => /^xl\/tables\/[^/]+\.xml$/.test(name) && new TextDecoder().decode(files[name]).includes(`name="${DATA_TABLE}"`));
+  if (path === undefined) throw new Error('The placeholder Data sheet has no table.');
+  return path;
+}
+
+/** The Data table's part with its range (and its filter's) over every row written. */
+function widenTable(xml: string, table: ReportTable): string {
+  const range = `A1:${columnLetter(Math.max(0, table.columns.length - 1))}${Math.max(2, table.rows.length + 1)}`;
+  return xml.replace(/(<table\b[^>]*\bref=")[^"]*"/, `$1${range}"`).replace(/(<autoFilter\b[^>]*\bref=")[^"]*"/, `$1${range}"`);
 }
 
 /**
@@ -418,7 +516,7 @@ export async function writeXlsxFile(given: ReportSpec, file: string, options: Wr
   const withData = (options.sheets?.data ?? true) && spec.data.columns.length > 0;
   if (withAbout) writeAbout(wb, spec);
   const used = new Set(['about', 'data']);
-  for (const [i, section] of spec.sections.entries()) await writeSection(wb, section, sheetName(`${section.index}. ${section.title}`, used), pngs[i]);
+  for (const [i, section] of spec.sections.entries()) await writeSection(wb, section, sheetName(`${section.index}. ${section.title}`, used), pngs[i], scale);
   if (!withData) {
     await writeFile(file, new Uint8Array(await wb.xlsx.writeBuffer()));
     return;
@@ -429,6 +527,8 @@ export async function writeXlsxFile(given: ReportSpec, file: string, options: Wr
   const files = unzipSync(buffer);
   const dataPath = sheetPath(files, 'Data');
   const frame = sheetFrame(new TextDecoder().decode(files[dataPath]), spec.data.columns.length);
+  const tablePath = dataTablePath(files);
+  files[tablePath] = new TextEncoder().encode(widenTable(new TextDecoder().decode(files[tablePath]), spec.data));
   const stringsPath = 'xl/sharedStrings.xml';
   const strings = new SharedStrings(new TextDecoder().decode(files[stringsPath] ?? new Uint8Array()));
   if (!files[stringsPath]) throw new Error('The workbook has no shared-string table.');
@@ -437,7 +537,7 @@ export async function writeXlsxFile(given: ReportSpec, file: string, options: Wr
   for (const [name, bytes] of Object.entries(files)) {
     // yazl adds directory entries itself; exceljs's own (`_rels/`) are left out (NOTES.md).
     if (name.endsWith('/') || name === stringsPath) continue;
-    if (name === dataPath) zip.addReadStream(dataSheetStream(frame, spec.data, strings), name, { mtime, compressionLevel: options.dataCompression ?? 3 });
+    if (name === dataPath) zip.addReadStream(dataSheetStream(frame, spec.data, strings), name, { mtime, compressionLevel: options.dataCompression ?? 6 });
     else zip.addBuffer(Buffer.from(bytes), name, { mtime });
   }
   // The shared strings go last: yazl asks for this entry's content once the Data sheet is written.

@@ -95,7 +95,7 @@ describe('brandscape fetch', () => {
     const records = JSON.parse(r.stdout) as { id: number; sector: { id: number } }[];
     expect(records).toHaveLength(300);
     expect(records[0]?.sector.id).toEqual(expect.any(Number));
-    expect(r.stderr).toMatch(/Fetched 300 brands records in 6 pages/);
+    expect(r.stderr).toMatch(/Fetched 300 records of brands in 6 pages/);
   });
 
   it('ndjson, filters and sort', async () => {
@@ -113,9 +113,29 @@ describe('brandscape fetch', () => {
     expect(r.code).toBe(0);
     const lines = (await readFile(out, 'utf8')).trim().split('\n');
     const header = lines[0]?.split(',') ?? [];
-    expect(header).toEqual(expect.arrayContaining(['id', 'brand_name', 'brand.name', 'sector.name', 'differentiation_rank']));
+    // toTable's names (docs/columns.md): the same columns as the Parquet file and the frames.
+    expect(header).toEqual(expect.arrayContaining(['id', 'brand_name', 'global_name', 'sector_name', 'differentiation_rank']));
+    expect(header.some((h) => h.includes('.'))).toBe(false);
+    // The market and year beside their ids: country code and calendar year on every row.
+    expect(header.indexOf('country_code')).toBe(header.indexOf('country_id') + 1);
+    expect(header.indexOf('year')).toBe(header.indexOf('year_id') + 1);
+    const code = header.indexOf('country_code');
+    const year = header.indexOf('year');
+    // (Lines with quoted text, which may hold commas, are left to the other checks.)
+    for (const line of lines.slice(1).filter((l) => !l.includes('"'))) {
+      const cells = line.split(',');
+      expect(cells[code]).toBe('GB');
+      expect(cells[year]).toBe('2024');
+    }
     expect(lines.length - 1).toBe(Number(/Fetched (\d+)/.exec(r.stderr)?.[1]));
     expect(r.stderr).toMatch(/into .*uk\.csv/);
+  });
+
+  it('one page is "1 page", one record "1 record"', async () => {
+    const r = await cli(['fetch', 'brands', '--per-page', '1', '--max-pages', '1', '--format', 'ndjson']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/Fetched 1 record of brands in 1 page \(/);
+    expect(r.stderr).not.toMatch(/\b1 (pages|records)\b/);
   });
 
   it("a study's brands by path, and --max-pages says the output is incomplete", async () => {

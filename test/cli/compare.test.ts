@@ -306,8 +306,11 @@ describe('brandscape compare across years', () => {
     const table = await cli(['compare', '--brands', 'veros', '--markets', 'GB,US', '--by', 'year', '--metrics', 'esteem_c']);
     const parsed = parseTable(table.stdout);
     expect(parsed.header.slice(0, 3 + years.length)).toEqual(['Brand', 'Market', 'Metric', ...years.map(String)]);
+    // The Market column shows names (its rows are in name order); the columns of markets, codes.
+    const codeOf: Record<string, string> = { 'United Kingdom': 'GB', 'United States': 'US' };
+    expect(parsed.rows.map((row) => row[1])).toEqual(expect.arrayContaining(['United Kingdom', 'United States']));
     for (const row of parsed.rows) {
-      const code = row[1]!;
+      const code = codeOf[row[1]!]!;
       years.forEach((y, i) => expect(row[3 + i]).toBe(shown(cells.get(`305:${code}:${y}`)?.value ?? null, 2)));
     }
     // Veros has no GB row in the first of these years: a dash, and a note naming the market and year.

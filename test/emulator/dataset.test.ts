@@ -207,3 +207,36 @@ describe('bounded value caches', () => {
     }
   });
 });
+
+describe('no brand sits at an extreme everywhere', () => {
+  // A brand last (0) or first (100) in every market and year it is studied in is what no real
+  // brand shows (issue 28: Polora's differentiation was 0 everywhere). Every percentile-rank column
+  // of every brand, All Adults, full-year and quarterly studies alike, for the emulator's own seed
+  // (what users see) and the seed of the tests above.
+  it.each([{ seed: undefined }, { seed: 9 }])('seed $seed: no percentile-rank series is constant at 0 or 100', ({ seed }) => {
+    const data = seed === undefined ? createDataset() : ds;
+    const columns = data.brandscape.columns.flatMap((c, i) => (c.name.endsWith('_rank') ? [{ name: c.name, i }] : []));
+    const series = new Map<string, { low: boolean; high: boolean; n: number }>();
+    for (const s of data.studies) {
+      const rows = data.brandscape.rowsOf(s.record.id);
+      if (rows.length === 0) continue;
+      const values = data.brandscape.values(s.record.id, 1, columns.map((c) => c.i));
+      for (let r = 0; r < rows.length; r++) {
+        if (rows.isDuplicate[r] !== 0) continue;
+        columns.forEach((c, k) => {
+          const v = values[k]?.[r] ?? Number.NaN;
+          if (v !== v) return;
+          const key = `brand ${rows.brandIds[r]} ${c.name}`;
+          const e = series.get(key) ?? { low: true, high: true, n: 0 };
+          e.low &&= v === 0;
+          e.high &&= v === 100;
+          e.n++;
+          series.set(key, e);
+        });
+      }
+    }
+    expect(series.size).toBeGreaterThan(10_000);
+    const extreme = [...series].filter(([, e]) => e.n >= 3 && (e.low || e.high)).map(([key, e]) => `${key}: ${e.low ? 0 : 100} in all ${e.n} studies`);
+    expect(extreme).toEqual([]);
+  }, 180_000);
+});

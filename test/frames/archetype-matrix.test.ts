@@ -17,7 +17,7 @@ describe('archetypeMatrix (hand-written entries in fixtures.ts)', () => {
       { study_id: 11, audience_id: 1, brand_id: 6, brand_name: 'Zeta', archetype: 'sage', archetype_name: 'Sage', cultural_score: null, cultural_rank: null, competitive_score: null, competitive_rank: null, comparison_name: 'Category 7', comparison_type: 'category' },
     ]);
     expect(result.meta.comparison).toEqual({ type: 'category', id: 7, name: 'Category 7', size: 3 });
-    expect(result.meta.notes.join(' ')).toMatch(/1 brands of the set have no cultural entry/);
+    expect(result.meta.notes.join(' ')).toMatch(/1 brand of the set has no cultural entry/);
   });
 
   it('selects brands and archetypes', () => {

@@ -46,7 +46,7 @@ describe('toTable flattening', () => {
       // study include: its own name, then nested period / country / year flattened under their own keys
       'study_name',
       // brand include: the global name; the brand's nested sector
-      'global_brand_name',
+      'global_name',
       // category include: its name is the service's global category name (the row has the local one)
       'global_category_name',
       'company_id', 'company_name',
@@ -55,7 +55,7 @@ describe('toTable flattening', () => {
       'region_id', 'region_name',
     ]);
     expect(table.get('brand_name', 0)).toBe('Facebook UK');
-    expect(table.get('global_brand_name', 0)).toBe('Facebook');
+    expect(table.get('global_name', 0)).toBe('Facebook');
     expect(table.get('global_category_name', 0)).toBe('Social Networks');
     expect(table.get('category_name', 0)).toBe('Social Media');
     expect(table.get('sector_name', 1)).toBe('Telecommunications');
@@ -85,7 +85,7 @@ describe('toTable flattening', () => {
 
   it('gives plain rows with null for missing values', () => {
     const [first, second] = table.rows();
-    expect(first).toMatchObject({ id: 865156, brand_name: 'Facebook UK', global_brand_name: 'Facebook', company_id: 1520, esteem_rank: null });
+    expect(first).toMatchObject({ id: 865156, brand_name: 'Facebook UK', global_name: 'Facebook', company_id: 1520, esteem_rank: null });
     expect(second).toMatchObject({ company_id: null, company_name: null, differentiation_rank: 0, is_duplicate: true });
   });
 
@@ -143,7 +143,7 @@ describe('toDanfo', () => {
     expect(dtypes['company_id']).toBe('float32');
     expect(df.column('company_id').values).toEqual([1520, NaN]);
     expect(df.column('differentiation_rank').values).toEqual([71.3, 0]);
-    expect(df.column('global_brand_name').values).toEqual(['Facebook', 'Instagram']);
+    expect(df.column('global_name').values).toEqual(['Facebook', 'Instagram']);
   }, 60_000);
 
   it('builds an empty DataFrame from an empty table', async () => {

@@ -21,7 +21,8 @@ export interface OpenpyxlSheet {
   freeze: string | null;
   auto_filter: string | null;
   tables: { name: string; ref: string; style: string | null; stripes: boolean; columns: string[] }[];
-  images: { anchor: string; from: [number, number]; to: [number, number] | null; format: string | null }[];
+  /** Images with their anchors, and their left and right edges (pixels from column A's left edge) as Excel draws the columns. */
+  images: { anchor: string; from: [number, number]; to: [number, number] | null; format: string | null; left_px: number; right_px: number | null; width_px: number | null }[];
   conditional_formats: { range: string; type: string }[];
   rows: (string | number | boolean | null)[][];
   types: string[][];
@@ -38,8 +39,22 @@ export function hasOpenpyxl(): Promise<boolean> {
   return openpyxl;
 }
 
+let xlsxwriter: Promise<boolean> | undefined;
+/** Whether xlsxwriter (Debian's python3-xlsxwriter: the size and speed baseline) can be imported. */
+const hasXlsxwriter = () =>
+  (xlsxwriter ??= run(PYTHON, ['-c', 'import xlsxwriter']).then(
+    () => true,
+    () => false,
+  ));
+
 /** Why a check cannot run here, or undefined when it can; in CI a missing tool is a failure. */
-export async function missingTool(tool: 'openpyxl' | 'chromium'): Promise<string | undefined> {
+export async function missingTool(tool: 'openpyxl' | 'chromium' | 'xlsxwriter'): Promise<string | undefined> {
+  if (tool === 'xlsxwriter') {
+    if (await hasXlsxwriter()) return undefined;
+    const why = 'python3-xlsxwriter is not installed (apt-get install python3-xlsxwriter)';
+    if (process.env['CI'] === 'true') throw new Error(`CI must have xlsxwriter: ${why}.`);
+    return why;
+  }
   const present = tool === 'openpyxl' ? await hasOpenpyxl() : existsSync(CHROMIUM);
   if (present) return undefined;
   const why = tool === 'openpyxl' ? 'python3-openpyxl and python3-pil are not installed (apt-get install python3-openpyxl python3-pil)' : 'chromium is not installed (apt-get install chromium)';

@@ -31,14 +31,30 @@ def main(path, max_rows):
             types.append([c.data_type for c in row])
             formats.append([c.number_format for c in row])
         images = []
+        widths = {}
+        for cd in ws.column_dimensions.values():
+            if cd.width and cd.min:
+                for c in range(cd.min, (cd.max or cd.min) + 1):
+                    widths[c - 1] = cd.width
+
+        def left_px(col, off):
+            # Column pixels as Excel draws Calibri 11; a column without a width is 8.43 characters.
+            px = sum(int(((256 * widths.get(c, 8.43) + int(128 / 7)) / 256) * 7) for c in range(col))
+            return px + off / 9525
+
         for img in ws._images:
             a = img.anchor
             to = getattr(a, "to", None)
+            left = left_px(a._from.col, a._from.colOff)
+            right = left_px(to.col, to.colOff) if to is not None else None
             images.append({
                 "anchor": type(a).__name__,
                 "from": [a._from.col, a._from.row],
                 "to": [to.col, to.row] if to is not None else None,
                 "format": getattr(img, "format", None),
+                "left_px": left,
+                "right_px": right,
+                "width_px": right - left if right is not None else None,
             })
         cf = []
         for rng in ws.conditional_formatting:

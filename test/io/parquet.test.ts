@@ -287,12 +287,12 @@ describe('the CLI writes Parquet', () => {
     expect(r.code).toBe(0);
     const path = join(dir, 'gb.parquet');
     const types = await typesOf(path);
-    expect(types).toMatchObject({ id: 'INTEGER', brand_id: 'INTEGER', brand_name: 'VARCHAR', global_brand_name: 'VARCHAR', sector_name: 'VARCHAR', esteem_rank: 'DOUBLE', esteem_c: 'DOUBLE' });
+    expect(types).toMatchObject({ id: 'INTEGER', brand_id: 'INTEGER', brand_name: 'VARCHAR', global_name: 'VARCHAR', sector_name: 'VARCHAR', esteem_rank: 'DOUBLE', esteem_c: 'DOUBLE' });
     const rows = await rowsOf(path);
     const client = (await import('../../src/client/create-client.js')).createClient({ baseUrl: emulator.url, token: emulator.token });
     const direct = await client.brandscape.all({ filter: { country_code: 'GB', year_number: 2024, audiences: 1 }, metricKeys: ['esteem'], include: ['brand', 'sector'] });
     expect(rows.length).toBe(direct.length);
-    expect(rows.map((x) => [x.id, x.brand_id, x.global_brand_name, x.esteem_rank])).toEqual(direct.map((d) => [d.id, d.brand_id, d.brand?.name ?? null, d.esteem_rank ?? null]));
+    expect(rows.map((x) => [x.id, x.brand_id, x.global_name, x.esteem_rank])).toEqual(direct.map((d) => [d.id, d.brand_id, d.brand?.name ?? null, d.esteem_rank ?? null]));
   });
 
   it('compare --out x.parquet: the long form with its columns typed', async () => {

@@ -74,7 +74,7 @@ describe('progressLine', () => {
 
   it('draws the share of pages done, with retries, waits and the time left', () => {
     expect(progressLine('Load', progress({ pagesDone: 3, pagesTotal: 12, records: 3000, total: 11500, retries: 2, rateLimitWaits: 1, etaMs: 4200 }))).toBe(
-      `Load [${'#'.repeat(6)}${'-'.repeat(18)}] 3/12 pages, 3,000 of 11,500 records, 2 retries, 1 rate-limit waits, about 5 s left`,
+      `Load [${'#'.repeat(6)}${'-'.repeat(18)}] 3/12 pages, 3,000 of 11,500 records, 2 retries, 1 rate-limit wait, about 5 s left`,
     );
     expect(progressLine('Load', progress({ pagesDone: 12, pagesTotal: 12, records: 11500, total: 11500, elapsedMs: 2345 }))).toBe(`Load [${'#'.repeat(24)}] 12/12 pages, 11,500 of 11,500 records, 2.3 s`);
   });

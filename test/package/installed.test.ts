@@ -206,7 +206,7 @@ describe('brandscape-kit installed into a plain project', () => {
     const result = JSON.parse(ran.stdout.trim().split('\n').pop()!) as { ukRows: number; ukColumns: string[]; comparisonRows: number; markets: number; pngBytes: number; files: string[]; mcpTools: number };
     expect(result.mcpTools).toBe(9);
     expect(result.ukRows).toBeGreaterThan(100);
-    expect(result.ukColumns).toEqual(expect.arrayContaining(['brand_name', 'esteem_rank', 'global_brand_name']));
+    expect(result.ukColumns).toEqual(expect.arrayContaining(['brand_name', 'esteem_rank', 'global_name']));
     expect(result.markets).toBe(3);
     const png = readFileSync(join(core(), 'heatmap.png'));
     expect(png.subarray(1, 4).toString()).toBe('PNG');

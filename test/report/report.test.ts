@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,11 +20,21 @@ import { crossMarket } from '../../src/frames/cross-market.js';
 import { loadComparisonInput } from '../../src/load/load-comparison-input.js';
 import { toTidy } from '../../src/frames/to-tidy.js';
 import type { ReportSpec } from '../../src/report/report-spec.js';
-import { writeXlsx } from '../../src/report/write-xlsx.js';
+import { VISIBLE_SHEET_PIXELS, writeXlsx } from '../../src/report/write-xlsx.js';
 import { checkPage, launchChromium } from '../helpers/browser.js';
 import { missingTool, readWithOpenpyxl, type OpenpyxlSheet } from '../helpers/independent-reader.js';
 
 const TOKEN = 'report-SeCrEt-token-5a8c1f';
+/** xlsxwriter writing rows (a JSON array of arrays, header first) as one sheet: the size baseline. */
+const XLSXWRITER_SCRIPT = `
+import json, sys, xlsxwriter
+rows = json.load(open(sys.argv[1]))
+wb = xlsxwriter.Workbook(sys.argv[2])
+ws = wb.add_worksheet("Data")
+ws.freeze_panes(1, 0)
+ws.add_table(0, 0, len(rows) - 1, len(rows[0]) - 1, {"columns": [{"header": h} for h in rows[0]], "data": rows[1:]})
+wb.close()
+`;
 const TEMPLATES = ['cross-market-brand-health', 'cross-year-trends', 'sector-review', 'company-portfolio', 'competitive-archetypes'];
 let emulator: Emulator;
 let dir: string;
@@ -131,11 +141,50 @@ describe('every shipped template', () => {
     }
     // Every section with a chart has its image (competitive-archetypes: both; company-portfolio: two of three).
     expect(sections.filter((s) => s.images.length === 1).length, sections.map((s) => s.name).join(', ')).toBeGreaterThanOrEqual(name === 'company-portfolio' ? 2 : sections.length);
+    // Every chart is seen with its table on a 1366 px laptop screen: beside it (top-aligned with
+    // its header) within the visible width, or below it from column A.
+    for (const s of sections) {
+      for (const image of s.images) {
+        const beside = image.from[1] === 3;
+        if (beside) expect(image.from[0], s.name).toBeGreaterThanOrEqual(s.tables[0]!.columns.length);
+        else expect(image.from[0], s.name).toBe(0);
+        expect(image.right_px, s.name).toBeLessThanOrEqual(VISIBLE_SHEET_PIXELS);
+        expect(image.width_px, s.name).toBeGreaterThan(300);
+      }
+    }
+    // The Data sheet is an Excel table like every other sheet's, over every row.
     const data = sheets[sheets.length - 1]!;
     expect(data.freeze).toBe('A2');
-    expect(data.auto_filter).toBe(`A1:${name === 'competitive-archetypes' ? 'L' : 'V'}${data.max_row}`);
+    const lastColumn = name === 'competitive-archetypes' ? 'L' : 'V';
+    expect(data.tables).toHaveLength(1);
+    expect(data.tables[0]).toMatchObject({ name: 'Data_rows', ref: `A1:${lastColumn}${data.max_row}`, style: 'TableStyleMedium2', stripes: true });
+    expect(data.tables[0]!.columns).toEqual(data.rows[0]);
     expect(data.max_row).toBeGreaterThan(10);
   }, 120_000);
+
+  it('sector-review: the Data sheet holds the template\'s sectors only, and takes no more room than xlsxwriter\'s for the same rows', async () => {
+    const why = await missingTool('openpyxl');
+    if (why) return void console.warn(`skipped: ${why}`);
+    const file = built.get('sector-review')!.xlsx;
+    const sheets = await readWithOpenpyxl(file, 100_000);
+    const data = sheets[sheets.length - 1]!;
+    const header = data.rows[0] as string[];
+    const sectors = new Set(data.rows.slice(1).map((r) => r[header.indexOf('sector_id')]));
+    expect([...sectors].sort((a, b) => Number(a) - Number(b))).toEqual([2, 6, 12, 16, 19]);
+    // The same rows through python's xlsxwriter (its smallest file: shared strings, an Excel
+    // table): the compressed Data sheet and shared strings of ours take at most 5 % more room.
+    const xlsxwriter = await missingTool('xlsxwriter');
+    if (xlsxwriter) return void console.warn(`size comparison skipped: ${xlsxwriter}`);
+    const rows = join(dir, 'sector-rows.json');
+    await writeFile(rows, JSON.stringify(data.rows));
+    const theirs = join(dir, 'sector-xlsxwriter.xlsx');
+    await promisify(execFile)('/usr/bin/python3', ['-c', XLSXWRITER_SCRIPT, rows, theirs]);
+    const ours = await zipEntrySizes(file);
+    const xw = await zipEntrySizes(theirs);
+    const dataPart = (sizes: Map<string, number>, sheet: string) => (sizes.get(sheet) ?? Number.NaN) + (sizes.get('xl/sharedStrings.xml') ?? 0);
+    const dataSheet = [...ours.keys()].filter((k) => /^xl\/worksheets\/sheet\d+\.xml$/.test(k)).sort((a, b) => (ours.get(b) ?? 0) - (ours.get(a) ?? 0))[0]!;
+    expect(dataPart(ours, dataSheet)).toBeLessThanOrEqual(1.05 * dataPart(xw, 'xl/worksheets/sheet1.xml'));
+  }, 180_000);
 
   it('cross-market matrix: the values the frames compute from the same data, at full precision, ranks formatted as integers', async () => {
     const client = createClient({ baseUrl: emulator.url, token: TOKEN, env: {} });
@@ -233,6 +282,14 @@ describe('every shipped template', () => {
 let browser: Browser | undefined;
 const sharedBrowser = async () => (browser ??= await launchChromium());
 afterAll(() => browser?.close());
+
+/** Compressed sizes of a zip's entries, by name. */
+async function zipEntrySizes(file: string): Promise<Map<string, number>> {
+  const { unzipSync } = await import('fflate');
+  const sizes = new Map<string, number>();
+  unzipSync(new Uint8Array(await readFile(file)), { filter: (f) => (sizes.set(f.name, f.size), false) });
+  return sizes;
+}
 
 /** The About sheet's label -> value pairs. */
 async function readAbout(file: string): Promise<Map<string, string>> {

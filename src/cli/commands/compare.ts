@@ -127,23 +127,37 @@ export function recordsTable(comparison: Comparison): FrameTable {
   return toTable(records, { columns, source: 'compare', kinds: { market_rank: 'int', markets_compared: 'int', n_rows: 'int' } });
 }
 
-/** The table as the terminal shows it: market codes as headers and in the Market column (the files keep the names). */
-function terminalTable(comparison: Comparison): ReportTable {
-  const codeOf = new Map(comparison.markets.map((m) => [m.name, m.code]));
-  const marketColumn = comparison.table.columns.findIndex((c) => c.key === 'market');
+/**
+ * The table as the terminal shows it: market codes as column headers (the files keep the names),
+ * ordered by what is shown: by code when the markets were not given (the comparison orders them by
+ * name), else as given. The by-year Market column keeps the names, which order its rows.
+ */
+function terminalTable(comparison: Comparison, marketsGiven: boolean): ReportTable {
+  const columns = comparison.table.columns.map((c, i) => ({ c: c.key.startsWith('market_') ? { ...c, header: c.key.slice('market_'.length) } : c, i }));
+  if (!marketsGiven) {
+    const market = columns.filter((x) => x.c.key.startsWith('market_'));
+    const sorted = [...market].sort((a, b) => (a.c.header < b.c.header ? -1 : a.c.header > b.c.header ? 1 : 0));
+    let k = 0;
+    for (let j = 0; j < columns.length; j++) if (columns[j]!.c.key.startsWith('market_')) columns[j] = sorted[k++]!;
+  }
+  const order = columns.map((x) => x.i);
+  const unchanged = order.every((from, to) => from === to);
   return {
     ...comparison.table,
-    columns: comparison.table.columns.map((c) => (c.key.startsWith('market_') ? { ...c, header: c.key.slice('market_'.length) } : c)),
-    rows: marketColumn < 0 ? comparison.table.rows : comparison.table.rows.map((row) => row.map((v, i) => (i === marketColumn && typeof v === 'string' ? (codeOf.get(v) ?? v) : v))),
+    columns: columns.map((x) => x.c),
+    rows: unchanged ? comparison.table.rows : comparison.table.rows.map((row) => order.map((from) => row[from] ?? null)),
+    colourScales: unchanged ? comparison.table.colourScales : comparison.table.colourScales.map((scale) => ({ ...scale, fromColumn: Math.min(...range(scale).map((c) => order.indexOf(c))), toColumn: Math.max(...range(scale).map((c) => order.indexOf(c))) })),
   };
 }
 
+const range = (scale: { fromColumn: number; toColumn: number }) => Array.from({ length: scale.toColumn - scale.fromColumn + 1 }, (_, i) => scale.fromColumn + i);
+
 /** The table with its title, what it shows, and the notes (colours as controls beside the text). */
-function tableText(comparison: Comparison, io: CommandIo): TerminalChunk {
+function tableText(comparison: Comparison, io: CommandIo, marketsGiven: boolean): TerminalChunk {
   const colour = colourModeOf(io.stdout, io.env);
   const title = colour ? [sgr(1), comparison.title, sgr(22)] : [comparison.title];
   const notes = comparison.notes.length === 0 ? '' : `\nNotes:\n${comparison.notes.map((n) => `- ${n}\n`).join('')}`;
-  return [...title, `\n${comparison.summary}\n\n`, ...toTerminalTable(terminalTable(comparison), { colour }), notes];
+  return [...title, `\n${comparison.summary}\n\n`, ...toTerminalTable(terminalTable(comparison, marketsGiven), { colour }), notes];
 }
 
 /** Writes every --out file to a temporary file, then moves them all into place (or none, on failure). */
@@ -234,7 +248,7 @@ export async function runCompare(argv: readonly string[], io: CommandIo): Promis
     await service.close();
   }
 
-  if (format === 'table') io.stdout.write(tableText(comparison, io));
+  if (format === 'table') io.stdout.write(tableText(comparison, io, values.markets !== undefined));
   else {
     io.stdout.write(recordsText(comparison, format));
     for (const note of comparison.notes) io.stderr.write(`Note: ${note}\n`);

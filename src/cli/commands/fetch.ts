@@ -18,8 +18,46 @@ import { checkOutputPath } from '../../io/output-path.js';
 import { fromArgv, toNumber } from '../args.js';
 import { EXIT, type CommandIo } from '../io.js';
 import { RECORD_EXTENSIONS, createParquetSink, createRecordSink, toOutputFormat } from '../output.js';
-import { countText, createProgressBar } from '../progress.js';
+import { counted, createProgressBar } from '../progress.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
+
+type Row = Record<string, unknown>;
+type StudiesClient = { studies: { all(params: { filter: { id: number[] }; include: ['country', 'year'] }, options: { signal: AbortSignal }): Promise<readonly { id: number; country?: { code?: string | null } | null; year?: { year?: string | number | null } | null }[]> } };
+
+/**
+ * Adds `country_code` (after `country_id`) and `year` (after `year_id`) to brandscape rows, from
+ * their studies, asked for once per study as new ones appear in the pages (one small request per
+ * page that brings new studies). A column an include already brings (`--include country`, `year`
+ * or `study`) is not added twice.
+ */
+function createMarketColumns(client: StudiesClient, include: readonly string[], signal: AbortSignal): { add(rows: Row[]): Promise<Row[]> } {
+  const withCode = !include.includes('country') && !include.includes('study');
+  const withYear = !include.includes('year') && !include.includes('study');
+  const known = new Map<number, { code: string | null; year: number | null }>();
+  return {
+    async add(rows) {
+      if (!withCode && !withYear) return rows;
+      const wanted = [...new Set(rows.map((r) => r['study_id']).filter((id): id is number => typeof id === 'number' && !known.has(id)))];
+      for (let i = 0; i < wanted.length; i += 100) {
+        const ids = wanted.slice(i, i + 100);
+        for (const s of await client.studies.all({ filter: { id: ids }, include: ['country', 'year'] }, { signal })) {
+          const year = Number(s.year?.year);
+          known.set(s.id, { code: s.country?.code ?? null, year: Number.isInteger(year) ? year : null });
+        }
+      }
+      return rows.map((row) => {
+        const study = known.get(row['study_id'] as number);
+        const out: Row = {};
+        for (const [key, value] of Object.entries(row)) {
+          out[key] = value;
+          if (key === 'country_id' && withCode) out['country_code'] = study?.code ?? null;
+          if (key === 'year_id' && withYear) out['year'] = study?.year ?? null;
+        }
+        return out;
+      });
+    },
+  };
+}
 
 const resourceList = () =>
   Object.values(RESOURCES)
@@ -54,12 +92,14 @@ Options:
   --out FILE              Write to FILE (written whole or not at all) instead of stdout. A .parquet
                           file keeps the column types (ids and years integers, metrics floats, text
                           dictionary-encoded, missing values null) for pandas, polars or DuckDB;
-                          included objects become columns as in toTable (sector_name, ...)
+                          included objects become columns as in toTable (sector_name, ...), in
+                          CSV too (column names: docs/columns.md)
 ${SERVICE_HELP}
   -h, --help              Show this help
 
 Brandscape data needs a qualifying filter: studies; or countries/country_code with years/year_number;
-or brands/brand_name. Example:
+or brands/brand_name. Its rows get the market's country_code and the calendar year beside country_id
+and year_id (each study is looked up once). Example:
   brandscape fetch brandscape-data --filter country_code=GB --filter year_number=2024 \\
     --filter audiences=1 --metric-group-keys pillars --include brand,sector --out uk-2024.csv
 
@@ -214,6 +254,9 @@ export async function runFetch(argv: readonly string[], io: CommandIo): Promise<
             () => [],
           )
         : Promise.resolve([]);
+    // Brandscape rows name their market and year by id only: the study's country code and year
+    // go beside them (docs/columns.md), unless an include brings them already.
+    const markets = isBrandscape ? createMarketColumns(service.client, include ?? [], io.signal) : undefined;
     for (let attempt = 1; ; attempt += 1) {
       const sink =
         format === 'parquet' && outPath ? await createParquetSink(outPath, metricColumns) : createRecordSink(format, outPath ? { file: outPath } : { stdout: io.stdout });
@@ -221,7 +264,8 @@ export async function runFetch(argv: readonly string[], io: CommandIo): Promise<
       pages = 0;
       try {
         for await (const page of openPages()) {
-          await sink.write(page.records as Record<string, unknown>[]);
+          const rows = page.records as Record<string, unknown>[];
+          await sink.write(markets ? await markets.add(rows) : rows);
           records += page.records.length;
           pages += 1;
           total = page.total;
@@ -247,7 +291,7 @@ export async function runFetch(argv: readonly string[], io: CommandIo): Promise<
   bar.done();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const partial = records < total ? ` (stopped at --max-pages: ${records} of ${total}; the output is incomplete)` : '';
-  io.stderr.write(`Fetched ${countText(records)} ${path} records in ${pages} pages (${seconds} s)${values.out ? ` into ${values.out}` : ''}${partial}.\n`);
+  io.stderr.write(`Fetched ${counted(records, 'record')} of ${path} in ${counted(pages, 'page')} (${seconds} s)${values.out ? ` into ${values.out}` : ''}${partial}.\n`);
   if (droppedColumns.size > 0) io.stderr.write(`Note: columns that appeared after the first page were left out of the CSV: ${[...droppedColumns].join(', ')}.\n`);
   return EXIT.ok;
 }

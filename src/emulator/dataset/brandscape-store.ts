@@ -34,6 +34,14 @@ const BRANDS_PER_RESPONDENT = 40;
 const CACHE_BUDGET_BYTES = 40 * 2 ** 20;
 const STUDY_LATENT_BUDGET_BYTES = 16 * 2 ** 20;
 
+/**
+ * The largest the persistent part of a latent gets (in standard units). Unbounded, a few brands sit
+ * so far out in a market that they are last (rank 0) or first (rank 100) there every year, which
+ * no real brand is; softly bounded (tanh), the brands at the edge are close enough for the yearly
+ * noise to change their order.
+ */
+const PERSISTENT_BOUND = 1.4;
+
 const round1 = (v: number) => Math.round(v * 10) / 10;
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
 const clamp = (v: number, lo: number, hi: number) => (v < lo ? lo : v > hi ? hi : v);
@@ -507,12 +515,12 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     // Normal noise from h3(seed ^ 0x3a4c, id, marketKey) and h4(seed ^ 0x9ea7, id, noiseKey, li), via per-brand hashes.
     for (let u = 0; u < n; u++) {
       const b = unique[u] as number;
-      z[u] =
+      const persistent =
         (traits[offset + b] as number) +
         (trends[offset + b] as number) * dt +
         0.35 * noise(h3After2(marketHash[u] as number, marketKey)) +
-        (reach[u] as number) * fam +
-        0.12 * noise(h4After3(noiseHash[u] as number, li));
+        (reach[u] as number) * fam;
+      z[u] = PERSISTENT_BOUND * Math.tanh(persistent / PERSISTENT_BOUND) + 0.12 * noise(h4After3(noiseHash[u] as number, li));
     }
     st.latentDone[li] = 1;
     return z;
@@ -547,7 +555,8 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
       const [a, b] = metric.derivedFrom.map((key) => latentIndex.get(key) ?? 0) as [number, number];
       const za = latent(st, audience, block, a);
       const zb = latent(st, audience, block, b);
-      for (let u = 0; u < n; u++) out[u] = 0.65 * ((za[u] as number) + (zb[u] as number));
+      // Bounded like the latents it is made of (a brand at the edge of both would sit alone at the edge).
+      for (let u = 0; u < n; u++) out[u] = PERSISTENT_BOUND * Math.tanh((0.65 * ((za[u] as number) + (zb[u] as number))) / PERSISTENT_BOUND);
       return { z: out.subarray(0, n), perRow: false, shift: (marketShift(study.countryId, a) + marketShift(study.countryId, b)) / 2 };
     }
     const li = latentIndex.get(metric.key) ?? 0;
@@ -565,12 +574,16 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
     const rows = study.rows;
     const categorySeed = seed ^ 0xca7e;
     const marketSeed = h2(seed ^ 0xca7f, study.countryId);
+    const yearSeed = h2(seed ^ 0xca80, st.noiseKey);
     // Per row, from the brand's value (z may be `out` itself: rows are written after reading).
     const perRow = new Float64Array(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const id = rows.brandIds[i] as number;
       const categoryId = rows.categoryIds[i] as number;
-      perRow[i] = (z[st.rowUnique[i] as number] as number) + 0.45 * gauss4(categorySeed, id, categoryId, li) + 0.1 * gauss4(marketSeed, id, categoryId, li);
+      // The brand's part in its category persists from year to year: bounded with the rest (see PERSISTENT_BOUND).
+      const persistent = (z[st.rowUnique[i] as number] as number) + 0.45 * gauss4(categorySeed, id, categoryId, li) + 0.1 * gauss4(marketSeed, id, categoryId, li);
+      // Yearly noise outside the bound (inside it, the edge would flatten it away).
+      perRow[i] = PERSISTENT_BOUND * Math.tanh(persistent / PERSISTENT_BOUND) + 0.08 * gauss4(yearSeed, id, categoryId, li);
     }
     out.set(perRow);
     return { z: out.subarray(0, rows.length), perRow: true, shift };
