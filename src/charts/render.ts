@@ -153,9 +153,11 @@ async function toSvg(spec: ChartSpec, options: RenderOptions): Promise<string> {
   }
   const view = new vega.View(vega.parse(vegaSpec), { renderer: 'none', logger, loader: noFetchLoader(vega.loader()) });
   try {
+    await view.runAsync();
+    const titles = describeFromTooltips(Reflect.get(view.scenegraph(), 'root'));
     const svg = await view.toSVG();
     if (logger.errors.length > 0) throw new UsageError(`Vega could not render the chart: ${logger.errors.join('; ')}.`);
-    return svg;
+    return withTooltipTitles(svg, titles);
   } finally {
     view.finalize();
   }
@@ -213,6 +215,78 @@ function forRaster(spec: ChartSpec): ChartSpec {
   const stripped = strip(spec) as ChartSpec;
   const config = typeof spec['config'] === 'object' && spec['config'] !== null ? spec['config'] : {};
   return { ...stripped, config: { ...config, aria: false } };
+}
+
+/** A node of Vega's scenegraph, as far as tooltips and descriptions go. */
+interface SceneNode {
+  items?: SceneNode[];
+  marktype?: string;
+  tooltip?: unknown;
+  description?: unknown;
+}
+
+/** The lines of a mark's tooltip (`Title: value`), or none. */
+function tooltipLines(tooltip: unknown): string[] {
+  if (tooltip === null || tooltip === undefined || tooltip === '') return [];
+  if (typeof tooltip !== 'object') return [String(tooltip)];
+  return Object.entries(tooltip as Record<string, unknown>)
+    .filter(([, value]) => value !== null && value !== undefined && value !== '' && !(typeof value === 'number' && Number.isNaN(value)))
+    .map(([key, value]) => `${key}: ${String(value)}`);
+}
+
+/**
+ * Makes each mark's accessible name its tooltip (`Brand: Veros; Esteem: 88`), whose parts carry the
+ * builders' titles, instead of Vega-Lite's default, which names fields without a title by their
+ * raw names (`market_label: France`). Marks without a tooltip (value labels, rules) lose the
+ * default name: the mark under them, or the axis, says the same. Returns each name's tooltip lines,
+ * for `withTooltipTitles`.
+ */
+function describeFromTooltips(root: unknown): Map<string, string> {
+  const titles = new Map<string, string>();
+  const visit = (node: SceneNode | undefined): void => {
+    if (node === undefined || node === null) return;
+    if (node.marktype !== undefined && node.items !== undefined) {
+      // A mark: its items are the drawn shapes (a group mark's items hold further marks).
+      for (const item of node.items) {
+        if (node.marktype !== 'group' && item.description !== undefined) {
+          const lines = tooltipLines(item.tooltip);
+          if (lines.length === 0) item.description = undefined;
+          else {
+            const label = lines.join('; ');
+            item.description = label;
+            titles.set(label, lines.join('\n'));
+          }
+        }
+        visit(item);
+      }
+    } else for (const child of node.items ?? []) visit(child);
+  };
+  visit(root as SceneNode);
+  return titles;
+}
+
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const XML_UNESCAPES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&apos;': "'" };
+
+/**
+ * Vega's SVG renderer writes tooltips nowhere (only its browser handler shows them): each mark with
+ * a tooltip gets a native SVG `<title>`, which browsers show on hover without any script, so a
+ * chart in a self-contained HTML file, a notebook's SVG output or an SVG file opened alone is
+ * interactive as far as reading a value goes.
+ */
+function withTooltipTitles(svg: string, titles: ReadonlyMap<string, string>): string {
+  if (titles.size === 0) return svg;
+  // Value labels drawn over a mark (a heatmap's numbers) would catch the pointer and hide the
+  // mark's title under them: they let it through.
+  const through = svg.replace(/<g class="mark-text role-mark([^"]*)" aria-hidden="true">/g, '<g class="mark-text role-mark$1" aria-hidden="true" pointer-events="none">');
+  return through.replace(/<(path|rect|text|line|circle|image|g)\b([^>]*?)\saria-label="([^"]*)"([^>]*?)(\/?)>/g, (tag, name: string, before: string, label: string, after: string, selfClosing: string) => {
+    if (!/role="graphics-symbol"/.test(before + after)) return tag;
+    const plain = label.replace(/&(amp|lt|gt|quot|#39|apos);/g, (e) => XML_UNESCAPES[e]!);
+    const title = titles.get(plain);
+    if (title === undefined) return tag;
+    const escaped = title.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+    return selfClosing === '' ? `${tag}<title>${escaped}</title>` : `<${name}${before} aria-label="${label}"${after}><title>${escaped}</title></${name}>`;
+  });
 }
 
 /** Width and height of an SVG from its root element, in CSS pixels. */

@@ -60,6 +60,24 @@ describe('renderSvg', () => {
     expect(svg).toContain("font-family=\"'DejaVu Sans', Verdana");
   });
 
+  it('gives each mark with a tooltip a native <title> and names it by the tooltip, never by raw field names', async () => {
+    const svg = await renderSvg({
+      ...tiny,
+      data: { values: [{ market_label: 'France', b: 3.14159, name: 'Veros <FR>' }] },
+      encoding: {
+        x: { field: 'market_label', type: 'nominal', title: null },
+        y: { field: 'b', type: 'quantitative', title: 'Esteem' },
+        tooltip: [
+          { field: 'name', type: 'nominal', title: 'Brand' },
+          { field: 'b', type: 'quantitative', title: 'Esteem', format: '.0f' },
+        ],
+      },
+    });
+    expect(svg).toContain('<title>Brand: Veros &lt;FR&gt;\nEsteem: 3</title>');
+    expect(svg).toContain('aria-label="Brand: Veros &lt;FR&gt;; Esteem: 3"');
+    expect(svg).not.toMatch(/aria-label="[^"]*market_label/);
+  });
+
   it('never fetches data: specs must carry their data inline', async () => {
     const remote: ChartSpec = { ...tiny, data: { url: 'https://example.com/data.json' } };
     await expect(renderSvg(remote)).rejects.toThrow(/data\.values/);
