@@ -63,17 +63,8 @@ export function crossMarketHeatmap(rows: readonly CrossMarketRow[], options: Cro
   const multi = panels.length > 1;
 
   const names = entityNames(picked);
-  // Rows by the first metric's cross-market mean: one order for every grid, so a row reads across.
-  const means = new Map<string, number>();
-  for (const r of panels[0]?.rows ?? []) if (r.cross_market_mean !== null) means.set(entityKey(r), r.cross_market_mean);
   const byName = options.sort === 'name';
-  const keys = [...names.keys()].sort((a, b) => {
-    if (!byName) {
-      const d = (means.get(b) ?? -Infinity) - (means.get(a) ?? -Infinity);
-      if (d !== 0) return d;
-    }
-    return compareNames(names.get(a) ?? '', names.get(b) ?? '');
-  });
+  const keys = entityOrderKeys(panels, names, byName);
   const labels = uniqueLabels(keys.map((key) => ({ key, name: names.get(key) ?? key })), max);
   const present = distinct(picked.map((r) => r.market));
   const named = (options.markets ?? []).filter((m) => present.includes(m));
@@ -139,6 +130,33 @@ export function crossMarketHeatmap(rows: readonly CrossMarketRow[], options: Cro
     })),
     resolve: { scale: { color: shared === undefined ? 'independent' : 'shared' } },
   });
+}
+
+/** Rows by the first metric's cross-market mean (or by name): one order for every grid, so a row reads across. */
+function entityOrderKeys(panels: readonly MetricPanel<CrossMarketRow>[], names: ReadonlyMap<string, string>, byName: boolean): string[] {
+  const means = new Map<string, number>();
+  for (const r of panels[0]?.rows ?? []) if (r.cross_market_mean !== null) means.set(entityKey(r), r.cross_market_mean);
+  return [...names.keys()].sort((a, b) => {
+    if (!byName) {
+      const d = (means.get(b) ?? -Infinity) - (means.get(a) ?? -Infinity);
+      if (d !== 0) return d;
+    }
+    return compareNames(names.get(a) ?? '', names.get(b) ?? '');
+  });
+}
+
+/**
+ * The heatmap's row order, as entity ids, for a table beside it to show its rows in the same order.
+ *
+ * @example
+ * crossMarketTable(result, { entityOrder: crossMarketHeatmapOrder(result.rows()) });
+ */
+export function crossMarketHeatmapOrder(rows: readonly CrossMarketRow[], options: Pick<CrossMarketHeatmapOptions, 'column' | 'sort'> = {}): number[] {
+  if (rows.length === 0) return [];
+  const panels = metricPanels(rows, options.column, 'cross-market heatmap');
+  const picked = panels.flatMap((p) => p.rows);
+  const ids = new Map(picked.map((r) => [entityKey(r), r.entity_id]));
+  return entityOrderKeys(panels, entityNames(picked), options.sort === 'name').map((k) => ids.get(k)!);
 }
 
 interface GridLayout {

@@ -6,7 +6,7 @@ import { archetypeHeatmap } from '../charts/archetype-heatmap.js';
 import type { ChartSpec } from '../charts/chart-spec.js';
 import { companyView } from '../charts/company-view.js';
 import { crossMarketBars } from '../charts/cross-market-bars.js';
-import { crossMarketHeatmap } from '../charts/cross-market-heatmap.js';
+import { crossMarketHeatmap, crossMarketHeatmapOrder } from '../charts/cross-market-heatmap.js';
 import { crossYearLines } from '../charts/cross-year-lines.js';
 import { pillarsProfile } from '../charts/pillars-profile.js';
 import { POWER_GRID_QUADRANTS, powerGrid } from '../charts/power-grid.js';
@@ -121,12 +121,15 @@ function crossMarketSection(ctx: SectionContext, s: Extract<SectionSpec, { kind:
   });
   const notes = [...missingNotes(ctx, result.meta.missing), ...framesNotes(result.meta.notes)];
   const rows = result.rows();
+  const heatmap = s.chart !== 'none' && s.chart !== 'bars';
   const chart = s.chart === 'none' ? null : tryChart(() => (s.chart === 'bars' ? crossMarketBars(rows) : crossMarketHeatmap(rows, { markets: markets.map((m) => m.name) })), notes);
   const metrics = [...new Set(rows.map((r) => r.metric_name))];
   const entities = new Set(rows.map((r) => r.entity_id)).size;
+  // Beside a heatmap, the table shows its rows in the heatmap's order: one order per section.
+  const entityOrder = heatmap && chart !== null ? crossMarketHeatmapOrder(rows) : brands;
   return {
     title: s.title ?? `${listText(metrics)} across markets, ${y}`,
-    table: crossMarketTable(result, { markets, ...(brands ? { entityOrder: brands } : {}) }),
+    table: crossMarketTable(result, { markets, ...(entityOrder ? { entityOrder } : {}) }),
     chart,
     notes,
     summary: `${plural(entities, result.meta.by)} × ${plural(markets.length, 'market')} × ${plural(metrics.length, 'metric')}, ${y}`,

@@ -3,9 +3,9 @@
  * fetched from elsewhere; a Content-Security-Policy says so), readable offline and in any browser.
  */
 import { writeFile } from 'node:fs/promises';
-import { renderSvg } from '../charts/render.js';
 import { writeFileAtomically } from './atomic-file.js';
 import { cellColours } from './cell-colours.js';
+import { fitChart } from './fit-chart.js';
 import { formatCell } from './format-cell.js';
 import type { ReportSpec, ReportTable } from './report-spec.js';
 import { toXmlSafeSpec } from './xml-text.js';
@@ -57,7 +57,7 @@ h2 { font-size: 20px; margin: 36px 0 4px; padding-top: 8px; border-top: 1px soli
 nav ol { columns: 2; padding-left: 20px; margin: 12px 0 0; }
 nav a, a { color: var(--accent); }
 figure { margin: 16px 0; overflow-x: auto; }
-figure svg { max-width: 100%; height: auto; }
+figure svg { display: block; max-width: 100%; height: auto; }
 .table-wrap { overflow-x: auto; margin: 12px 0; }
 table { border-collapse: collapse; font-size: 13px; }
 caption { text-align: left; font-weight: bold; padding: 4px 0; }
@@ -87,7 +87,8 @@ export async function toHtml(given: ReportSpec): Promise<string> {
   // Every text of the page, once, where it is made: the inline SVG is XML, and neither it nor HTML
   // can carry some characters (xml-text.ts). The tidy rows are not on the page.
   const spec = toXmlSafeSpec(given, { data: false });
-  const svgs = await Promise.all(spec.sections.map((s) => (s.chart ? renderSvg(s.chart) : Promise.resolve(undefined))));
+  // Each chart widened to the content width (fit-chart.ts), its text as large as the tables'.
+  const svgs = await Promise.all(spec.sections.map((s) => (s.chart ? fitChart(s.chart).then((f) => f.svg) : Promise.resolve(undefined))));
   const sections = spec.sections
     .map((s, i) => {
       const svg = svgs[i];
