@@ -30,9 +30,9 @@ export interface CrossMarketHeatmapOptions extends ChartOptions, MetricPanelOpti
    * the chart; markets of the rows not named here follow by name. Default: by name.
    */
   markets?: readonly string[];
-  /** Width of one cell in pixels. Default 64. */
+  /** Width of one cell in pixels. Default 72 (a 13 px market name of 9 characters fits level). */
   cellWidth?: number;
-  /** Height of one cell in pixels. Default 26. */
+  /** Height of one cell in pixels. Default 28. */
   cellHeight?: number;
 }
 
@@ -71,8 +71,8 @@ export function crossMarketHeatmap(rows: readonly CrossMarketRow[], options: Cro
   const markets = [...new Set([...named, ...present.filter((m) => !named.includes(m)).sort(compareNames)])];
   // Long enough for names that wrap onto lines (`Bosnia and Herzegovina`); a cell holds about 9 characters a line.
   const marketLabels = new Map(markets.map((m) => [m, truncateLabel(m, 24)]));
-  const cellWidth = options.cellWidth ?? 64;
-  const cellHeight = options.cellHeight ?? 26;
+  const cellWidth = options.cellWidth ?? 72;
+  const cellHeight = options.cellHeight ?? 28;
   const layout: GridLayout = {
     entityOrder: keys.map((k) => labels.get(k) ?? k),
     entityLabel: (r) => labels.get(entityKey(r)) ?? r.entity_name,

@@ -11,6 +11,7 @@ import type { Loader, ViewOptions } from 'vega';
 import { UsageError } from '../errors.js';
 import type { ChartSpec } from './chart-spec.js';
 import { forVegaLite } from './vega-lite-spec.js';
+import { scaleWidths } from './scale-widths.js';
 import { FontMissingError } from './font-missing-error.js';
 import { measureText } from './measure-text.js';
 
@@ -74,8 +75,15 @@ export interface RenderOptions {
  * const png = await renderPng(spec, { scale: 2 });
  */
 export interface PngOptions extends RenderOptions {
-  /** Pixel density: 2 gives a PNG twice the chart's size in each direction, sharp on slides. Default 1. */
+  /** Pixel density: 2 gives a PNG twice the chart's size in each direction, sharp on slides. Default 2. */
   scale?: number;
+  /**
+   * The narrowest the chart is drawn, in CSS pixels before `scale`: a narrower chart has its view
+   * widths scaled up (at most 2.5 times) to about this width, so that by default a chart is at least
+   * 1600 px wide, a full-width figure on a slide. Wider charts are drawn as they are. `0` draws
+   * every chart at its own size. Default 800.
+   */
+  minWidth?: number;
   /** The fonts to draw text with. Default `DEFAULT_CHART_FONTS`. */
   fonts?: ChartFonts;
 }
@@ -176,11 +184,14 @@ async function toSvg(spec: ChartSpec, options: RenderOptions): Promise<string> {
 export async function renderPng(spec: ChartSpec, options: PngOptions = {}): Promise<Buffer> {
   const fonts = options.fonts ?? DEFAULT_CHART_FONTS;
   checkFonts(fonts);
-  const scale = options.scale ?? 1;
+  const scale = options.scale ?? 2;
   if (!(scale > 0 && scale <= 8)) throw new UsageError(`The PNG scale must be above 0 and at most 8; got ${scale}.`);
+  const minWidth = options.minWidth ?? 800;
   // Tooltips and ARIA labels are invisible in a raster image, and building their text for every
   // mark is a quarter of Vega's time on a 5,000-point chart: drop them.
-  const svg = await toSvg(forRaster(spec), options);
+  const raster = forRaster(spec);
+  const first = await toSvg(raster, options);
+  const svg = svgSize(first).width >= minWidth ? first : (await fitWidth(raster, { ...options, width: minWidth }, first)).svg;
   const { renderAsync } = await import('@resvg/resvg-js');
   const image = await renderAsync(svg, {
     font: {
@@ -195,6 +206,46 @@ export async function renderPng(spec: ChartSpec, options: PngOptions = {}): Prom
     logLevel: 'off',
   });
   return image.asPng();
+}
+
+/**
+ * Options of `fitWidth`.
+ *
+ * @example
+ * const { svg } = await fitWidth(spec, { width: 1152 });
+ */
+export interface FitWidthOptions extends RenderOptions {
+  /** The width to fill, in CSS pixels. */
+  width: number;
+  /**
+   * How much wider than drawn a chart may be made: a scatter or a three-column heatmap stretched
+   * further would read worse than it fills. Default 2.5.
+   */
+  maxFactor?: number;
+}
+
+/**
+ * The chart as SVG with its view widths scaled (`scaleWidths`) so that the whole drawing (axes,
+ * legends, titles included) is as close to `width` as the spec allows; text keeps its size. A
+ * chart's width grows about linearly with its view widths, so two renders give the factor and a
+ * third draws it. A chart without a width to scale comes back as drawn.
+ *
+ * @example
+ * const { svg, spec: wide } = await fitWidth(crossMarketHeatmap(rows), { width: 1152 });
+ */
+export async function fitWidth(spec: ChartSpec, options: FitWidthOptions, drawn?: string): Promise<{ svg: string; spec: ChartSpec }> {
+  const target = options.width;
+  const maxFactor = options.maxFactor ?? 2.5;
+  const first = drawn ?? (await toSvg(spec, options));
+  const w1 = svgSize(first).width;
+  if (!(w1 > 0) || Math.abs(w1 - target) <= 4) return { svg: first, spec };
+  const w2 = svgSize(await toSvg(scaleWidths(spec, 2), {})).width;
+  const perFactor = w2 - w1; // the part of the width that scales
+  if (!(perFactor > 1)) return { svg: first, spec };
+  const factor = Math.min(maxFactor, Math.max(0.5, (target - (w1 - perFactor)) / perFactor));
+  if (Math.abs(factor - 1) < 0.01) return { svg: first, spec };
+  const fitted = scaleWidths(spec, factor);
+  return { svg: await toSvg(fitted, options), spec: fitted };
 }
 
 /** A copy of the spec without tooltips and ARIA attributes; the pixels are the same. */

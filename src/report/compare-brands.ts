@@ -22,6 +22,7 @@ import { crossMarketTable, crossYearTable, type MarketColumn } from './compariso
 import { latestYear, toCalendarYear } from './latest-year.js';
 import { sourceOf, type ReportSource } from './report-source.js';
 import { listText, missingDataNotes, plural } from './missing-data-notes.js';
+import { trendRuleText } from '../frames/trend-rule.js';
 import type { AboutItem, ReportTable } from './report-spec.js';
 import type { BrandRef, YearValue } from './template-params.js';
 import { compareNames } from '../frames/compare-names.js';
@@ -555,6 +556,7 @@ export async function compareBrands(client: Client, options: CompareBrandsOption
   notes.push(...absentNotes(result.meta.missing), ...gapNotes(records, hasStudy, 'year'), ...ownNotes(result.meta.notes));
   const table = crossYearTable(result, { periods, markets, entityOrder: brandIds });
   if (table.columns.some((c) => c.header === 'Change')) notes.push(`Change: from each row's first to its last ${waves ? 'period' : 'year'} with data.`);
+  if (table.columns.some((c) => c.key === 'trend')) notes.push(trendRuleText([...new Set(rows.map((r) => r.score_type))]));
   const oneMarket = markets.length === 1 ? `, ${markets[0]!.name}` : '';
   return {
     ...base,

@@ -88,7 +88,7 @@ export async function toHtml(given: ReportSpec): Promise<string> {
   // can carry some characters (xml-text.ts). The tidy rows are not on the page.
   const spec = toXmlSafeSpec(given, { data: false });
   // Each chart widened to the content width (fit-chart.ts), its text as large as the tables'.
-  const svgs = await Promise.all(spec.sections.map((s) => (s.chart ? fitChart(s.chart).then((f) => f.svg) : Promise.resolve(undefined))));
+  const svgs = await Promise.all(spec.sections.map((s) => (s.chart ? fitChart(s.chart) : Promise.resolve(undefined))));
   const sections = spec.sections
     .map((s, i) => {
       const svg = svgs[i];

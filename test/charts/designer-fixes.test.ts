@@ -118,7 +118,7 @@ describe('legends that say nothing', () => {
   });
 
   it('a slope chart where every line goes one way says so instead of a one-colour legend', () => {
-    const rows = f.crossYearRows(['GB']).filter((r) => [1, 3, 8].includes(r.entity_id));
+    const rows = f.crossYearRows(['GB']).filter((r) => [1, 3, 4].includes(r.entity_id)); // each up by more than the rank trend threshold
     const spec = slopeChart(rows);
     expect(colourLegends(spec).every((c) => c.def.legend === null)).toBe(true);
     expect(subtitleOf(spec)).toContain('Every line goes up.');
@@ -134,18 +134,18 @@ describe('legends that say nothing', () => {
 describe('labels level when they fit', () => {
   it('heatmap markets: level when every name fits its column, on lines when each word does, slanted only when one does not', async () => {
     const short = f.crossMarketRows().filter((r) => ['FR', 'DE', 'JP', 'BR'].includes(r.country_code));
-    expect(bandLabels(['Brazil', 'France', 'Germany', 'Japan'], 64, 'top').mode).toBe('level');
+    expect(bandLabels(['Brazil', 'France', 'Germany', 'Japan'], 72, 'top').mode).toBe('level');
     const level = await renderSvg(crossMarketHeatmap(short));
     expect(axisLabels(level, 'X')).toEqual([['Brazil', 'France', 'Germany', 'Japan']]);
     expect(xLabelGroup(level)).not.toContain('rotate(');
 
-    const wrapped = bandLabels(['United Kingdom', 'Brazil'], 64, 'top');
+    const wrapped = bandLabels(['United Kingdom', 'Brazil'], 72, 'top');
     expect(wrapped.mode).toBe('wrapped');
     const svg = await renderSvg(crossMarketHeatmap(f.crossMarketRows()));
     expect(svg).toMatch(/<tspan>United<\/tspan><tspan[^>]*>Kingdom<\/tspan>/);
     expect(xLabelGroup(svg)).not.toContain('rotate(');
 
-    expect(bandLabels(['Liechtensteinische', 'Brazil'], 64, 'top').mode).toBe('slanted');
+    expect(bandLabels(['Liechtensteinische', 'Brazil'], 72, 'top').mode).toBe('slanted');
   });
 
   it('years on a line chart are level when they fit between their ticks; quarterly waves slant', () => {

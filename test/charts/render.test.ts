@@ -28,11 +28,21 @@ describe('renderPng', () => {
   });
 
   it('gives the same bytes for the same spec, and scales', async () => {
-    const a = await renderPng(tiny, { scale: 2 });
-    const b = await renderPng(structuredClone(tiny), { scale: 2 });
+    const a = await renderPng(tiny, { scale: 2, minWidth: 0 });
+    const b = await renderPng(structuredClone(tiny), { scale: 2, minWidth: 0 });
     expect(Buffer.compare(a, b)).toBe(0);
-    const one = pngSize(await renderPng(tiny));
+    const one = pngSize(await renderPng(tiny, { scale: 1, minWidth: 0 }));
     expect(pngSize(a)).toEqual({ width: one.width * 2, height: one.height * 2 });
+  });
+
+  it('draws at deck resolution by default: a full-width figure at least 1600 px wide at scale 2', async () => {
+    const wide = { ...tiny, width: 300, height: 200 };
+    const asDrawn = pngSize(await renderPng(wide, { scale: 1, minWidth: 0 }));
+    expect(asDrawn.width).toBeLessThan(400);
+    const deck = pngSize(await renderPng(wide));
+    expect(deck.width).toBeGreaterThanOrEqual(1600);
+    expect(deck.width).toBeLessThanOrEqual(1620);
+    expect(deck.height).toBe(asDrawn.height * 2);
   });
 
   it('draws text in DejaVu Sans, not a serif fallback', async () => {
@@ -42,7 +52,7 @@ describe('renderPng', () => {
     const svg = await renderSvg(tiny);
     const raster = (file: string, family: string) =>
       new Resvg(svg, { font: { loadSystemFonts: false, fontFiles: [file], defaultFontFamily: family } }).render().asPng();
-    const png = await renderPng(tiny, { fonts: { ...DEFAULT_CHART_FONTS, bold: DEFAULT_CHART_FONTS.regular, fallback: [] } });
+    const png = await renderPng(tiny, { scale: 1, minWidth: 0, fonts: { ...DEFAULT_CHART_FONTS, bold: DEFAULT_CHART_FONTS.regular, fallback: [] } });
     expect(Buffer.compare(png, raster(DEFAULT_CHART_FONTS.regular, 'DejaVu Sans'))).toBe(0);
     expect(Buffer.compare(png, raster('/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf', 'DejaVu Serif'))).not.toBe(0);
   });
