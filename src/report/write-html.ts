@@ -70,6 +70,7 @@ tr.block-start > * { border-top: 2px solid #9bb8d3; }
 .missing { color: #9aa0a6; }
 .notes { color: var(--muted); font-size: 13px; padding-left: 20px; }
 .empty { color: var(--muted); font-style: italic; }
+.no-chart { color: var(--muted); font-style: italic; margin: 16px 0; padding: 12px 16px; border-left: 3px solid var(--line); }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; }
 dt { font-weight: bold; }
 dd { margin: 0; }
@@ -95,9 +96,9 @@ export async function toHtml(given: ReportSpec): Promise<string> {
       return `<section id="section-${s.index}">
 <h2>${s.index}. ${escapeHtml(s.title)}</h2>
 <p class="summary">${escapeHtml(s.description ?? s.summary)}</p>
-${svg ? `<figure role="img" aria-label="${escapeHtml(s.title)}">${svg}</figure>` : ''}
+${svg ? `<figure role="img" aria-label="${escapeHtml(s.title)}">${svg}</figure>` : s.noChart ? `<p class="no-chart">${escapeHtml(s.noChart)}</p>` : ''}
 ${tableHtml(s.table)}
-${notesHtml(s.notes)}
+${notesHtml(s.notes.filter((n) => n !== s.noChart))}
 </section>`;
     })
     .join('\n');
