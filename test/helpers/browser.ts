@@ -57,7 +57,8 @@ export async function checkPage(browser: Browser, file: string, screenshot?: str
         width: box.width,
         height: box.height,
         marks: svg.querySelectorAll('path, rect, line, circle, text').length,
-        dataMarks: svg.querySelectorAll('[role="graphics-symbol"][aria-roledescription$=" mark"]').length,
+        // Data marks: what Vega gives a screen-reader role, less the guides (axes, legends, titles).
+        dataMarks: [...svg.querySelectorAll('[role="graphics-symbol"]')].filter((n) => !/^(axis|legend|title|subtitle)$|container$/.test(n.getAttribute('aria-roledescription') ?? '')).length,
         titles: svg.querySelectorAll('[role="graphics-symbol"] > title').length,
         minFontPx: sizes.length === 0 ? 0 : Math.min(...sizes),
         columnWidth: column.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
