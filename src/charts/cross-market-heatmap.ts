@@ -30,6 +30,11 @@ export interface CrossMarketHeatmapOptions extends ChartOptions, MetricPanelOpti
    * the chart; markets of the rows not named here follow by name. Default: by name.
    */
   markets?: readonly string[];
+  /**
+   * The focus entity's id (a brand, company or sector id): its row label is bold and its cells are
+   * outlined, so the brand a deck is about stands out among its competitors.
+   */
+  focus?: number;
   /** Width of one cell in pixels. Default 72 (a 13 px market name of 9 characters fits level). */
   cellWidth?: number;
   /** Height of one cell in pixels. Default 28. */
@@ -83,6 +88,7 @@ export function crossMarketHeatmap(rows: readonly CrossMarketRow[], options: Cro
     noun: entityNoun(first.entity_kind),
     brands: picked.some((r) => r.entity_kind === 'brand'),
     legendLength: legendLength(keys.length, cellHeight),
+    focus: options.focus === undefined ? undefined : labels.get([...names.keys()].find((k) => picked.some((r) => entityKey(r) === k && r.entity_id === options.focus)) ?? ''),
   };
   // One colour scale per score type: grids of ranks share theirs (and one legend).
   const colours = new Map<string, HeatColour>();
@@ -169,6 +175,8 @@ interface GridLayout {
   noun: string;
   brands: boolean;
   legendLength: number;
+  /** The focus entity's row label, when there is one. */
+  focus: string | undefined;
 }
 
 interface GridTitles {
@@ -210,7 +218,9 @@ function grid(panel: MetricPanel<CrossMarketRow>, colours: ReadonlyMap<string, H
         field: 'entity',
         type: 'nominal',
         scale: { domain: layout.entityOrder },
-        ...(titles.entityTitle === undefined ? { title: null, axis: null } : { title: titles.entityTitle, axis: { domain: false, ticks: false } }),
+        ...(titles.entityTitle === undefined
+          ? { title: null, axis: null }
+          : { title: titles.entityTitle, axis: { domain: false, ticks: false, ...(layout.focus === undefined ? {} : { labelFontWeight: { condition: { test: `datum.value === ${JSON.stringify(layout.focus)}`, value: 'bold' }, value: 'normal' } }) } }),
       },
       tooltip: [
         { field: 'name', type: 'nominal', title: layout.brands ? `${layout.noun} (local name)` : layout.noun },
@@ -228,6 +238,15 @@ function grid(panel: MetricPanel<CrossMarketRow>, colours: ReadonlyMap<string, H
           color: { field: 'value', type: 'quantitative', title: titles.legendTitle, scale: colour.scale, legend: { orient: 'right', gradientLength: layout.legendLength, format: scoreFormat(scoreType) } },
         },
       },
+      ...(layout.focus === undefined
+        ? []
+        : [
+            {
+              // The focus row outlined, over the cells' white borders.
+              transform: [{ filter: `datum.entity === ${JSON.stringify(layout.focus)}` }],
+              mark: { type: 'rect' as const, fill: null, stroke: '#222222', strokeWidth: 2, aria: false },
+            },
+          ]),
       {
         mark: { type: 'text', baseline: 'middle', aria: false },
         encoding: {

@@ -148,6 +148,18 @@ describe('labels level when they fit', () => {
     expect(bandLabels(['Liechtensteinische', 'Brazil'], 72, 'top').mode).toBe('slanted');
   });
 
+  it('a heatmap highlights the focus brand: its row label bold, its cells outlined', async () => {
+    const rows = f.crossMarketRows().filter((r) => r.column === f.crossMarketRows()[0]!.column);
+    const focus = rows[0]!;
+    const svg = await renderSvg(crossMarketHeatmap(rows, { focus: focus.entity_id }));
+    const bold = [...svg.matchAll(/<text[^>]*font-weight="bold"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(bold).toContain(focus.global_name);
+    const outlined = svg.match(/<path[^>]*stroke="#222222" stroke-width="2"/g) ?? [];
+    expect(outlined.length).toBe(new Set(rows.filter((r) => r.entity_id === focus.entity_id && r.value !== null).map((r) => r.market)).size);
+    const plain = await renderSvg(crossMarketHeatmap(rows));
+    expect(plain).not.toMatch(/stroke="#222222" stroke-width="2"/);
+  });
+
   it('years on a line chart are level when they fit between their ticks; quarterly waves slant', () => {
     const x = (spec: ChartSpec) => channels(spec).find((c) => c.channel === 'x' && c.field === 'period_order')?.def.axis as { labelAngle?: number };
     expect(x(crossYearLines(f.crossYearRows()))?.labelAngle).toBe(0);

@@ -5,6 +5,9 @@
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM } from './independent-reader.js';
 
+/** The browser's own, inside `$$eval` callbacks (the tests compile without the DOM library). */
+declare const getComputedStyle: (element: unknown) => { fontSize: string; paddingLeft: string; paddingRight: string };
+
 /** Chromium as this machine runs it: no sandbox as root, no background networking. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
