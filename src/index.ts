@@ -56,6 +56,7 @@ export type { CompanyInput, CompanyRecord, CompanyRollupMeta, CompanyRollupOptio
 export { crossMarket } from './frames/cross-market.js';
 export type { CrossMarketMeta, CrossMarketOptions } from './frames/cross-market.js';
 export { DEFAULT_FLAT_TOLERANCE, crossYear } from './frames/cross-year.js';
+export { TREND_THRESHOLDS, seriesTrend, trendRuleText } from './frames/trend-rule.js';
 export type { CrossYearMeta, CrossYearOptions } from './frames/cross-year.js';
 export { isCategorySpecific } from './frames/dedupe.js';
 export type { DedupeInfo, DedupeMode } from './frames/dedupe.js';
