@@ -206,6 +206,7 @@ export type {
 export { crossMarket } from './frames/cross-market.js';
 export type { CrossMarketMeta, CrossMarketOptions } from './frames/cross-market.js';
 export { crossYear } from './frames/cross-year.js';
+export { TREND_THRESHOLDS, seriesTrend, trendRuleText } from './frames/trend-rule.js';
 export type { CrossYearMeta, CrossYearOptions } from './frames/cross-year.js';
 export type { DedupeInfo, DedupeMode } from './frames/dedupe.js';
 export { FrameTable } from './frames/frame-table.js';

@@ -5,7 +5,7 @@ import type { ArchetypeRow } from '../frames/types.js';
 import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
 import { type LayeredPanel, published } from './vega-lite-spec.js';
 import { bandLabels } from './band-labels.js';
-import { chartTheme } from './chart-theme.js';
+import { CHART_FONT_SIZES, chartTheme } from './chart-theme.js';
 import { heatColour, legendLength } from './heat-colour.js';
 import { distinct, firstRow, pickOne } from './pick-one.js';
 import { uniqueLabels } from './truncate-label.js';
@@ -94,7 +94,7 @@ export function archetypeHeatmap(rows: readonly ArchetypeRow[], options: Archety
         encoding: { color: { field: 'value', type: 'quantitative', title: [what, useRank ? '' : '(100 = average)'].filter(Boolean), scale: colour.scale, legend: { gradientLength: legendLength(brandIds.length, 26), format: '.0f' } } },
       },
       {
-        mark: { type: 'text', baseline: 'middle', fontSize: 10, aria: false },
+        mark: { type: 'text', baseline: 'middle', fontSize: CHART_FONT_SIZES.mark, aria: false },
         encoding: {
           text: { field: 'value', type: 'quantitative', format: '.0f' },
           color: { condition: { test: colour.darkTest, value: 'white' }, value: '#222222' },

@@ -39,13 +39,24 @@ export const CHART_COLOURS = {
 } as const;
 
 /**
+ * The three colours (RGB) of every value-coloured grid: orange below the middle, white at it, blue
+ * above (colour-blind safe). Heatmaps and the tables beside them (HTML cells, the workbook's
+ * colour-scale rules) use these same colours, so a value has one colour wherever it is shown.
+ */
+export const HEAT_SCALE_COLOURS = {
+  low: [0xf4, 0xb1, 0x83],
+  mid: [0xff, 0xff, 0xff],
+  high: [0x7f, 0xb8, 0xe0],
+} as const satisfies Record<string, readonly [number, number, number]>;
+
+/**
  * Font stack: DejaVu Sans first because `renderPng` loads exactly that face (see render.ts); the
  * rest is for browsers without it. Quoted because the family name has a space.
  */
 export const CHART_FONT = "'DejaVu Sans', Verdana, Helvetica, Arial, sans-serif";
 
-/** Font sizes in pixels: readable on a slide at 1x, never below 10. */
-export const CHART_FONT_SIZES = { title: 16, subtitle: 12, axisTitle: 12, label: 11, legendTitle: 12, legendLabel: 11, mark: 11 } as const;
+/** Font sizes in pixels: never below the HTML report's table text (13 px), so a chart reads as easily as the table beside it, and on a slide. */
+export const CHART_FONT_SIZES = { title: 18, subtitle: 13, axisTitle: 13, label: 13, legendTitle: 13, legendLabel: 13, mark: 13 } as const;
 
 /**
  * The Vega-Lite config of every chart.

@@ -30,9 +30,14 @@ export interface CrossMarketHeatmapOptions extends ChartOptions, MetricPanelOpti
    * the chart; markets of the rows not named here follow by name. Default: by name.
    */
   markets?: readonly string[];
-  /** Width of one cell in pixels. Default 64. */
+  /**
+   * The focus entity's id (a brand, company or sector id): its row label is bold and its cells are
+   * outlined, so the brand a deck is about stands out among its competitors.
+   */
+  focus?: number;
+  /** Width of one cell in pixels. Default 72 (a 13 px market name of 9 characters fits level). */
   cellWidth?: number;
-  /** Height of one cell in pixels. Default 26. */
+  /** Height of one cell in pixels. Default 28. */
   cellHeight?: number;
 }
 
@@ -63,25 +68,16 @@ export function crossMarketHeatmap(rows: readonly CrossMarketRow[], options: Cro
   const multi = panels.length > 1;
 
   const names = entityNames(picked);
-  // Rows by the first metric's cross-market mean: one order for every grid, so a row reads across.
-  const means = new Map<string, number>();
-  for (const r of panels[0]?.rows ?? []) if (r.cross_market_mean !== null) means.set(entityKey(r), r.cross_market_mean);
   const byName = options.sort === 'name';
-  const keys = [...names.keys()].sort((a, b) => {
-    if (!byName) {
-      const d = (means.get(b) ?? -Infinity) - (means.get(a) ?? -Infinity);
-      if (d !== 0) return d;
-    }
-    return compareNames(names.get(a) ?? '', names.get(b) ?? '');
-  });
+  const keys = entityOrderKeys(panels, names, byName);
   const labels = uniqueLabels(keys.map((key) => ({ key, name: names.get(key) ?? key })), max);
   const present = distinct(picked.map((r) => r.market));
   const named = (options.markets ?? []).filter((m) => present.includes(m));
   const markets = [...new Set([...named, ...present.filter((m) => !named.includes(m)).sort(compareNames)])];
   // Long enough for names that wrap onto lines (`Bosnia and Herzegovina`); a cell holds about 9 characters a line.
   const marketLabels = new Map(markets.map((m) => [m, truncateLabel(m, 24)]));
-  const cellWidth = options.cellWidth ?? 64;
-  const cellHeight = options.cellHeight ?? 26;
+  const cellWidth = options.cellWidth ?? 72;
+  const cellHeight = options.cellHeight ?? 28;
   const layout: GridLayout = {
     entityOrder: keys.map((k) => labels.get(k) ?? k),
     entityLabel: (r) => labels.get(entityKey(r)) ?? r.entity_name,
@@ -92,6 +88,7 @@ export function crossMarketHeatmap(rows: readonly CrossMarketRow[], options: Cro
     noun: entityNoun(first.entity_kind),
     brands: picked.some((r) => r.entity_kind === 'brand'),
     legendLength: legendLength(keys.length, cellHeight),
+    focus: options.focus === undefined ? undefined : labels.get([...names.keys()].find((k) => picked.some((r) => entityKey(r) === k && r.entity_id === options.focus)) ?? ''),
   };
   // One colour scale per score type: grids of ranks share theirs (and one legend).
   const colours = new Map<string, HeatColour>();
@@ -141,6 +138,33 @@ export function crossMarketHeatmap(rows: readonly CrossMarketRow[], options: Cro
   });
 }
 
+/** Rows by the first metric's cross-market mean (or by name): one order for every grid, so a row reads across. */
+function entityOrderKeys(panels: readonly MetricPanel<CrossMarketRow>[], names: ReadonlyMap<string, string>, byName: boolean): string[] {
+  const means = new Map<string, number>();
+  for (const r of panels[0]?.rows ?? []) if (r.cross_market_mean !== null) means.set(entityKey(r), r.cross_market_mean);
+  return [...names.keys()].sort((a, b) => {
+    if (!byName) {
+      const d = (means.get(b) ?? -Infinity) - (means.get(a) ?? -Infinity);
+      if (d !== 0) return d;
+    }
+    return compareNames(names.get(a) ?? '', names.get(b) ?? '');
+  });
+}
+
+/**
+ * The heatmap's row order, as entity ids, for a table beside it to show its rows in the same order.
+ *
+ * @example
+ * crossMarketTable(result, { entityOrder: crossMarketHeatmapOrder(result.rows()) });
+ */
+export function crossMarketHeatmapOrder(rows: readonly CrossMarketRow[], options: Pick<CrossMarketHeatmapOptions, 'column' | 'sort'> = {}): number[] {
+  if (rows.length === 0) return [];
+  const panels = metricPanels(rows, options.column, 'cross-market heatmap');
+  const picked = panels.flatMap((p) => p.rows);
+  const ids = new Map(picked.map((r) => [entityKey(r), r.entity_id]));
+  return entityOrderKeys(panels, entityNames(picked), options.sort === 'name').map((k) => ids.get(k)!);
+}
+
 interface GridLayout {
   entityOrder: string[];
   entityLabel: (r: CrossMarketRow) => string;
@@ -151,6 +175,8 @@ interface GridLayout {
   noun: string;
   brands: boolean;
   legendLength: number;
+  /** The focus entity's row label, when there is one. */
+  focus: string | undefined;
 }
 
 interface GridTitles {
@@ -192,7 +218,9 @@ function grid(panel: MetricPanel<CrossMarketRow>, colours: ReadonlyMap<string, H
         field: 'entity',
         type: 'nominal',
         scale: { domain: layout.entityOrder },
-        ...(titles.entityTitle === undefined ? { title: null, axis: null } : { title: titles.entityTitle, axis: { domain: false, ticks: false } }),
+        ...(titles.entityTitle === undefined
+          ? { title: null, axis: null }
+          : { title: titles.entityTitle, axis: { domain: false, ticks: false, ...(layout.focus === undefined ? {} : { labelFontWeight: { condition: { test: `datum.value === ${JSON.stringify(layout.focus)}`, value: 'bold' }, value: 'normal' } }) } }),
       },
       tooltip: [
         { field: 'name', type: 'nominal', title: layout.brands ? `${layout.noun} (local name)` : layout.noun },
@@ -210,6 +238,15 @@ function grid(panel: MetricPanel<CrossMarketRow>, colours: ReadonlyMap<string, H
           color: { field: 'value', type: 'quantitative', title: titles.legendTitle, scale: colour.scale, legend: { orient: 'right', gradientLength: layout.legendLength, format: scoreFormat(scoreType) } },
         },
       },
+      ...(layout.focus === undefined
+        ? []
+        : [
+            {
+              // The focus row outlined, over the cells' white borders.
+              transform: [{ filter: `datum.entity === ${JSON.stringify(layout.focus)}` }],
+              mark: { type: 'rect' as const, fill: null, stroke: '#222222', strokeWidth: 2, aria: false },
+            },
+          ]),
       {
         mark: { type: 'text', baseline: 'middle', aria: false },
         encoding: {

@@ -3,54 +3,45 @@
  * label: a black number on a dark blue cell cannot be read.
  */
 import type { ScoreType } from '../schemas/score-types.js';
-import { CHART_SCHEMES } from './chart-theme.js';
+import { HEAT_SCALE_COLOURS } from './chart-theme.js';
 import { scoreScale } from './metric-title.js';
 
 export interface HeatColour {
-  /** The Vega-Lite colour scale. */
-  scale: { scheme: (typeof CHART_SCHEMES)[keyof typeof CHART_SCHEMES]; domain: [number, number]; domainMid?: number; reverse?: boolean; clamp: true };
-  /** A Vega expression on `datum[field]`, true where the cell is dark. */
+  /** The Vega-Lite colour scale: the tables' three colours (`HEAT_SCALE_COLOURS`) at the scale's low, middle and high points. */
+  scale: { domain: number[]; range: string[]; interpolate: 'rgb'; clamp: true };
+  /** A Vega expression on `datum[field]`, true where the cell is dark (none is, on these pale colours: kept for builders that ask). */
   darkTest: string;
 }
 
+const hex = (rgb: readonly number[]): string => `#${rgb.map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+
 /**
- * A diverging scale around the score type's midpoint (50 for ranks, 100 for indexes, 0 for
- * construct scores), else a sequential one over the values.
+ * The colour scale of a heatmap: the same three colours and the same fixed points as the table of
+ * the same values (report/cell-colours.ts): the score type's fixed ends where it has them (0 and 100
+ * for ranks and percentages), else the values' minimum and maximum; its natural middle (50 for ranks,
+ * 100 for indexes, 0 for construct scores), else the values' median. Interpolated in RGB, as the
+ * table's cells and Excel's colour scales are.
  *
  * @example
- * heatColour([12, 55, 97], 'rank', 'value') // blue–orange diverging around 50, domain [0, 100]
+ * heatColour([12, 55, 97], 'rank', 'value').scale // domain [0, 50, 100], orange–white–blue
  */
-export function heatColour(values: readonly number[], scoreType: ScoreType, field: string): HeatColour {
-  // A loop, not Math.min(...values): spreading tens of thousands of arguments overflows the stack.
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const v of values) {
-    if (!Number.isFinite(v)) continue;
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
-  if (lo > hi) [lo, hi] = [0, 1];
+export function heatColour(values: readonly number[], scoreType: ScoreType, _field: string): HeatColour {
+  const finite = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
   const { domain, mid } = scoreScale(scoreType);
-  const ref = `datum[${JSON.stringify(field)}]`;
-  if (mid !== undefined) {
-    // Symmetric around the midpoint so equal distances get equally strong colours.
-    const half = domain !== undefined ? Math.max(mid - domain[0], domain[1] - mid) : Math.max(mid - lo, hi - mid) || 1;
-    const d: [number, number] = domain ?? [mid - half, mid + half];
-    return {
-      // Reversed so that high is blue and low is orange, as "above" and "below" are in every chart.
-      scale: { scheme: CHART_SCHEMES.diverging, domain: d, domainMid: mid, reverse: true, clamp: true },
-      darkTest: `abs(${ref} - ${mid}) > ${round(half * 0.62)}`,
-    };
-  }
-  const d: [number, number] = domain ?? (hi > lo ? [lo, hi] : [lo - 1, hi + 1]);
-  return {
-    scale: { scheme: CHART_SCHEMES.sequential, domain: d, clamp: true },
-    darkTest: `${ref} > ${round(d[0] + (d[1] - d[0]) * 0.6)}`,
-  };
-}
-
-function round(x: number): number {
-  return Math.round(x * 1000) / 1000;
+  let lo = domain?.[0] ?? finite[0] ?? 0;
+  let hi = domain?.[1] ?? finite[finite.length - 1] ?? 1;
+  if (hi <= lo) [lo, hi] = [lo - 1, hi + 1];
+  const n = finite.length;
+  const median = n === 0 ? (lo + hi) / 2 : n % 2 ? finite[(n - 1) / 2]! : (finite[n / 2 - 1]! + finite[n / 2]!) / 2;
+  const m = mid ?? median;
+  const { low, mid: white, high } = HEAT_SCALE_COLOURS;
+  const scale =
+    m <= lo
+      ? { domain: [m, hi], range: [hex(white), hex(high)] }
+      : m >= hi
+        ? { domain: [lo, m], range: [hex(low), hex(white)] }
+        : { domain: [lo, m, hi], range: [hex(low), hex(white), hex(high)] };
+  return { scale: { ...scale, interpolate: 'rgb', clamp: true }, darkTest: 'false' };
 }
 
 /**

@@ -3,7 +3,7 @@
  */
 import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
 import { published } from './vega-lite-spec.js';
-import { CHART_PALETTE, chartTheme } from './chart-theme.js';
+import { CHART_FONT_SIZES, CHART_PALETTE, chartTheme } from './chart-theme.js';
 import { entityNoun } from './entity-names.js';
 import { SCORE_TYPES } from '../schemas/score-types.js';
 import { scoreFormat, scoreScale } from './metric-title.js';
@@ -91,7 +91,7 @@ export function pillarsProfile(rows: readonly PillarRow[], options: PillarsProfi
         },
       },
       {
-        mark: { type: 'text', align: 'left', baseline: 'middle', dx: 3, fontSize: 9, color: '#444444', aria: false },
+        mark: { type: 'text', align: 'left', baseline: 'middle', dx: 3, fontSize: CHART_FONT_SIZES.mark, color: '#444444', aria: false },
         encoding: { text: { field: 'value', type: 'quantitative', format } },
       },
     ],

@@ -11,6 +11,7 @@ import type { Loader, ViewOptions } from 'vega';
 import { UsageError } from '../errors.js';
 import type { ChartSpec } from './chart-spec.js';
 import { forVegaLite } from './vega-lite-spec.js';
+import { scaleWidths } from './scale-widths.js';
 import { FontMissingError } from './font-missing-error.js';
 import { measureText } from './measure-text.js';
 
@@ -74,8 +75,15 @@ export interface RenderOptions {
  * const png = await renderPng(spec, { scale: 2 });
  */
 export interface PngOptions extends RenderOptions {
-  /** Pixel density: 2 gives a PNG twice the chart's size in each direction, sharp on slides. Default 1. */
+  /** Pixel density: 2 gives a PNG twice the chart's size in each direction, sharp on slides. Default 2. */
   scale?: number;
+  /**
+   * The narrowest the chart is drawn, in CSS pixels before `scale`: a narrower chart has its view
+   * widths scaled up (at most 2.5 times) to about this width, so that by default a chart is at least
+   * 1600 px wide, a full-width figure on a slide. Wider charts are drawn as they are. `0` draws
+   * every chart at its own size. Default 800.
+   */
+  minWidth?: number;
   /** The fonts to draw text with. Default `DEFAULT_CHART_FONTS`. */
   fonts?: ChartFonts;
 }
@@ -153,9 +161,11 @@ async function toSvg(spec: ChartSpec, options: RenderOptions): Promise<string> {
   }
   const view = new vega.View(vega.parse(vegaSpec), { renderer: 'none', logger, loader: noFetchLoader(vega.loader()) });
   try {
+    await view.runAsync();
+    const titles = describeFromTooltips(Reflect.get(view.scenegraph(), 'root'));
     const svg = await view.toSVG();
     if (logger.errors.length > 0) throw new UsageError(`Vega could not render the chart: ${logger.errors.join('; ')}.`);
-    return svg;
+    return withTooltipTitles(svg, titles);
   } finally {
     view.finalize();
   }
@@ -174,11 +184,14 @@ async function toSvg(spec: ChartSpec, options: RenderOptions): Promise<string> {
 export async function renderPng(spec: ChartSpec, options: PngOptions = {}): Promise<Buffer> {
   const fonts = options.fonts ?? DEFAULT_CHART_FONTS;
   checkFonts(fonts);
-  const scale = options.scale ?? 1;
+  const scale = options.scale ?? 2;
   if (!(scale > 0 && scale <= 8)) throw new UsageError(`The PNG scale must be above 0 and at most 8; got ${scale}.`);
+  const minWidth = options.minWidth ?? 800;
   // Tooltips and ARIA labels are invisible in a raster image, and building their text for every
   // mark is a quarter of Vega's time on a 5,000-point chart: drop them.
-  const svg = await toSvg(forRaster(spec), options);
+  const raster = forRaster(spec);
+  const first = await toSvg(raster, options);
+  const svg = svgSize(first).width >= minWidth ? first : (await fitWidth(raster, { ...options, width: minWidth }, first)).svg;
   const { renderAsync } = await import('@resvg/resvg-js');
   const image = await renderAsync(svg, {
     font: {
@@ -193,6 +206,46 @@ export async function renderPng(spec: ChartSpec, options: PngOptions = {}): Prom
     logLevel: 'off',
   });
   return image.asPng();
+}
+
+/**
+ * Options of `fitWidth`.
+ *
+ * @example
+ * const { svg } = await fitWidth(spec, { width: 1152 });
+ */
+export interface FitWidthOptions extends RenderOptions {
+  /** The width to fill, in CSS pixels. */
+  width: number;
+  /**
+   * How much wider than drawn a chart may be made: a scatter or a three-column heatmap stretched
+   * further would read worse than it fills. Default 2.5.
+   */
+  maxFactor?: number;
+}
+
+/**
+ * The chart as SVG with its view widths scaled (`scaleWidths`) so that the whole drawing (axes,
+ * legends, titles included) is as close to `width` as the spec allows; text keeps its size. A
+ * chart's width grows about linearly with its view widths, so two renders give the factor and a
+ * third draws it. A chart without a width to scale comes back as drawn.
+ *
+ * @example
+ * const { svg, spec: wide } = await fitWidth(crossMarketHeatmap(rows), { width: 1152 });
+ */
+export async function fitWidth(spec: ChartSpec, options: FitWidthOptions, drawn?: string): Promise<{ svg: string; spec: ChartSpec }> {
+  const target = options.width;
+  const maxFactor = options.maxFactor ?? 2.5;
+  const first = drawn ?? (await toSvg(spec, options));
+  const w1 = svgSize(first).width;
+  if (!(w1 > 0) || Math.abs(w1 - target) <= 4) return { svg: first, spec };
+  const w2 = svgSize(await toSvg(scaleWidths(spec, 2), {})).width;
+  const perFactor = w2 - w1; // the part of the width that scales
+  if (!(perFactor > 1)) return { svg: first, spec };
+  const factor = Math.min(maxFactor, Math.max(0.5, (target - (w1 - perFactor)) / perFactor));
+  if (Math.abs(factor - 1) < 0.01) return { svg: first, spec };
+  const fitted = scaleWidths(spec, factor);
+  return { svg: await toSvg(fitted, options), spec: fitted };
 }
 
 /** A copy of the spec without tooltips and ARIA attributes; the pixels are the same. */
@@ -213,6 +266,78 @@ function forRaster(spec: ChartSpec): ChartSpec {
   const stripped = strip(spec) as ChartSpec;
   const config = typeof spec['config'] === 'object' && spec['config'] !== null ? spec['config'] : {};
   return { ...stripped, config: { ...config, aria: false } };
+}
+
+/** A node of Vega's scenegraph, as far as tooltips and descriptions go. */
+interface SceneNode {
+  items?: SceneNode[];
+  marktype?: string;
+  tooltip?: unknown;
+  description?: unknown;
+}
+
+/** The lines of a mark's tooltip (`Title: value`), or none. */
+function tooltipLines(tooltip: unknown): string[] {
+  if (tooltip === null || tooltip === undefined || tooltip === '') return [];
+  if (typeof tooltip !== 'object') return [String(tooltip)];
+  return Object.entries(tooltip as Record<string, unknown>)
+    .filter(([, value]) => value !== null && value !== undefined && value !== '' && !(typeof value === 'number' && Number.isNaN(value)))
+    .map(([key, value]) => `${key}: ${String(value)}`);
+}
+
+/**
+ * Makes each mark's accessible name its tooltip (`Brand: Veros; Esteem: 88`), whose parts carry the
+ * builders' titles, instead of Vega-Lite's default, which names fields without a title by their
+ * raw names (`market_label: France`). Marks without a tooltip (value labels, rules) lose the
+ * default name: the mark under them, or the axis, says the same. Returns each name's tooltip lines,
+ * for `withTooltipTitles`.
+ */
+function describeFromTooltips(root: unknown): Map<string, string> {
+  const titles = new Map<string, string>();
+  const visit = (node: SceneNode | undefined): void => {
+    if (node === undefined || node === null) return;
+    if (node.marktype !== undefined && node.items !== undefined) {
+      // A mark: its items are the drawn shapes (a group mark's items hold further marks).
+      for (const item of node.items) {
+        if (node.marktype !== 'group' && item.description !== undefined) {
+          const lines = tooltipLines(item.tooltip);
+          if (lines.length === 0) item.description = undefined;
+          else {
+            const label = lines.join('; ');
+            item.description = label;
+            titles.set(label, lines.join('\n'));
+          }
+        }
+        visit(item);
+      }
+    } else for (const child of node.items ?? []) visit(child);
+  };
+  visit(root as SceneNode);
+  return titles;
+}
+
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const XML_UNESCAPES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&apos;': "'" };
+
+/**
+ * Vega's SVG renderer writes tooltips nowhere (only its browser handler shows them): each mark with
+ * a tooltip gets a native SVG `<title>`, which browsers show on hover without any script, so a
+ * chart in a self-contained HTML file, a notebook's SVG output or an SVG file opened alone is
+ * interactive as far as reading a value goes.
+ */
+function withTooltipTitles(svg: string, titles: ReadonlyMap<string, string>): string {
+  if (titles.size === 0) return svg;
+  // Value labels drawn over a mark (a heatmap's numbers) would catch the pointer and hide the
+  // mark's title under them: they let it through.
+  const through = svg.replace(/<g class="mark-text role-mark([^"]*)" aria-hidden="true">/g, '<g class="mark-text role-mark$1" aria-hidden="true" pointer-events="none">');
+  return through.replace(/<(path|rect|text|line|circle|image|g)\b([^>]*?)\saria-label="([^"]*)"([^>]*?)(\/?)>/g, (tag, name: string, before: string, label: string, after: string, selfClosing: string) => {
+    if (!/role="graphics-symbol"/.test(before + after)) return tag;
+    const plain = label.replace(/&(amp|lt|gt|quot|#39|apos);/g, (e) => XML_UNESCAPES[e]!);
+    const title = titles.get(plain);
+    if (title === undefined) return tag;
+    const escaped = title.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+    return selfClosing === '' ? `${tag}<title>${escaped}</title>` : `<${name}${before} aria-label="${label}"${after}><title>${escaped}</title></${name}>`;
+  });
 }
 
 /** Width and height of an SVG from its root element, in CSS pixels. */

@@ -2,6 +2,7 @@
  * Slope chart: each brand's value in one period against another (year A → year B), one line per
  * brand, labelled at both ends.
  */
+import { trendOf, trendThreshold } from '../frames/trend-rule.js';
 import type { CrossYearRow } from '../frames/types.js';
 import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
 import { type LayeredPanel, published } from './vega-lite-spec.js';
@@ -29,7 +30,7 @@ export interface SlopeChartOptions extends ChartOptions, MetricPanelOptions {
   to?: string;
 }
 
-type Direction = 'Up' | 'Down' | 'No change';
+type Direction = 'Up' | 'Down' | 'Flat';
 
 /**
  * Year A → year B per brand in one market: a line per brand from its value in the first period to
@@ -69,8 +70,8 @@ export function slopeChart(rows: readonly CrossYearRow[], options: SlopeChartOpt
   const domains = sharedDomains(panels, (p) => p.rows.filter((r) => r.period === from || r.period === to).map((r) => r.value), lineDomain);
   const present = new Set(paired.flatMap((p) => p.pairs.map((pair) => direction(pair.va, pair.vb, p.panel.scoreType))));
   // One colour scale for every panel: the directions any of them shows, in a fixed order.
-  const directions = (['Up', 'Down', 'No change'] as const).filter((d) => present.has(d));
-  const palette = { Up: CHART_COLOURS.up, Down: CHART_COLOURS.down, 'No change': CHART_COLOURS.flat };
+  const directions = (['Up', 'Down', 'Flat'] as const).filter((d) => present.has(d));
+  const palette = { Up: CHART_COLOURS.up, Down: CHART_COLOURS.down, Flat: CHART_COLOURS.flat };
   const color = {
     field: 'direction',
     type: 'nominal' as const,
@@ -79,7 +80,7 @@ export function slopeChart(rows: readonly CrossYearRow[], options: SlopeChartOpt
     // A legend of one colour says nothing: the subtitle says where every line goes instead.
     legend: directions.length > 1 ? { orient: 'bottom' as const, direction: 'horizontal' as const } : null,
   };
-  const one = directions.length === 1 ? ` ${directions[0] === 'Up' ? 'Every line goes up.' : directions[0] === 'Down' ? 'Every line goes down.' : 'No line changes.'}` : '';
+  const one = directions.length === 1 ? ` ${directions[0] === 'Up' ? 'Every line goes up.' : directions[0] === 'Down' ? 'Every line goes down.' : 'Every line is flat (within the trend rule).'}` : '';
   const layout = { from, to, width, height, color, noun, brand: first.entity_kind === 'brand', max: labelLength(options) };
   const dropped = Math.max(...paired.map((p) => p.dropped));
   const notes = `${one}${dropped > 0 ? ` ${dropped} ${noun.toLowerCase()}${dropped > 1 ? 's' : ''} without both values left out${paired.length > 1 ? ' of some panels' : ''}.` : ''}`;
@@ -133,9 +134,10 @@ function pairsOf(rows: readonly CrossYearRow[], from: string, to: string): { pai
   return { pairs, dropped: byEntity.size - pairs.length };
 }
 
-/** "No change" when the two labels show the same number: a reader could not see the change. */
+/** Up, down or flat by the toolkit's trend rule (frames/trend-rule.ts), the rule of the tables' Trend column. */
 function direction(a: number, b: number, scoreType: ScoreType): Direction {
-  return formatScore(a, scoreType) === formatScore(b, scoreType) ? 'No change' : b > a ? 'Up' : 'Down';
+  const trend = trendOf(b - a, trendThreshold(scoreType, a));
+  return trend === 'up' ? 'Up' : trend === 'down' ? 'Down' : 'Flat';
 }
 
 interface SlopeLayout {

@@ -7,6 +7,7 @@
 import type { BrandscapeInput, MissingData } from '../frames/brandscape-input.js';
 import { crossMarket } from '../frames/cross-market.js';
 import { crossYear } from '../frames/cross-year.js';
+import { trendRuleText } from '../frames/trend-rule.js';
 import type { CrossMarketRow, CrossYearRow } from '../frames/types.js';
 import type { LoadedQuery } from '../load/load-comparison-input.js';
 import type { ResolvedBrand } from '../load/resolve-brands.js';
@@ -114,6 +115,7 @@ export function shapeComparison(shape: ShapeInput): Comparison {
   notes.push(...absent(result.meta.missing), ...gapNotes(records, hasStudy, 'year'), ...ownNotes(result.meta.notes));
   const table = crossYearTable(result, { periods, markets, entityOrder: brandIds });
   if (table.columns.some((c) => c.header === 'Change')) notes.push(`Change: from each row's first to its last ${waves ? 'period' : 'year'} with data.`);
+  if (table.columns.some((c) => c.key === 'trend')) notes.push(trendRuleText([...new Set(rows.map((r) => r.score_type))]));
   const oneMarket = markets.length === 1 ? `, ${markets[0]!.name}` : '';
   return {
     ...base,

@@ -14,6 +14,7 @@ import { resolveColumns, scoreTypeNotes } from './resolve-columns.js';
 import { ENTITY_KINDS, MARKET_KINDS, METRIC_KINDS, resultTable, type ResultSchema } from './result-table.js';
 import { selectRows, withKnownEntity } from './select-rows.js';
 import { compareText, orNull } from './stats.js';
+import { TREND_THRESHOLDS, trendOf, trendThreshold } from './trend-rule.js';
 import type { CrossYearRow, EntityKind, TrendDirection } from './types.js';
 
 export interface CrossYearOptions extends BrandscapeSelection {
@@ -30,8 +31,9 @@ export interface CrossYearOptions extends BrandscapeSelection {
    */
   by?: EntityKind;
   /**
-   * Largest change over the span still called `flat`: one number, or per score type. Defaults:
-   * rank 2 and pct 1 (points), c 0.1, indexes 5 (index points), value 0.
+   * Largest change over the span still called `flat`: one number, or per score type. Default: the
+   * toolkit's trend rule (trend-rule.ts: rank 5 and pct 3 points, c 0.2, indexes 10 index points,
+   * raw values 5% of the series' first value).
    */
   flatTolerance?: number | Partial<Record<ScoreType, number>>;
 }
@@ -49,14 +51,11 @@ export interface CrossYearMeta extends FrameMeta {
   readonly missing: MissingData;
 }
 
-export const DEFAULT_FLAT_TOLERANCE: Readonly<Record<ScoreType, number>> = {
-  rank: 2,
-  pct: 1,
-  c: 0.1,
-  brandscape_index: 5,
-  category_index: 5,
-  value: 0,
-};
+/**
+ * The trend rule's thresholds (trend-rule.ts), per score type; `value` is 0 here because its
+ * threshold is relative (5% of each series' first value), applied per series.
+ */
+export const DEFAULT_FLAT_TOLERANCE: Readonly<Record<ScoreType, number>> = { ...TREND_THRESHOLDS, value: 0 };
 
 const SCHEMA: ResultSchema = {
   columns: [
@@ -70,11 +69,7 @@ const SCHEMA: ResultSchema = {
   },
 };
 
-/** Direction of a change given the tolerance for `flat`. */
-export function trendOf(change: number, tolerance: number): TrendDirection | null {
-  if (!Number.isFinite(change)) return null;
-  return change > tolerance ? 'up' : change < -tolerance ? 'down' : 'flat';
-}
+export { trendOf };
 
 /**
  * Follows entities over years in each market. Each period's value is the mean of the brand's rows in
@@ -127,13 +122,16 @@ export function crossYear(input: BrandscapeInput, options: CrossYearOptions): Fr
 
   const tolerance = (type: ScoreType) =>
     typeof options.flatTolerance === 'number' ? options.flatTolerance : (options.flatTolerance?.[type] ?? DEFAULT_FLAT_TOLERANCE[type]);
+  const given = (type: ScoreType) => typeof options.flatTolerance === 'number' || options.flatTolerance?.[type] !== undefined;
+  // The trend rule's threshold of raw values is relative to the series' first value.
+  const seriesTolerance = (type: ScoreType, first: number) => (type === 'value' && !given(type) ? trendThreshold('value', first) : tolerance(type));
   const out: CrossYearRow[] = [];
   for (const info of columns) {
     const { value, nRows } = groupValues(groups, cellValues(groups.cells, prep.table.numbers(info.column), keepMask(prep, info, mode)));
     for (const list of series.values()) {
       const present = list.filter((g) => Number.isFinite(value[g]!));
       const span = present.length >= 2 ? value[present[present.length - 1]!]! - value[present[0]!]! : NaN;
-      const trend = trendOf(span, tolerance(info.scoreType));
+      const trend = trendOf(span, present.length >= 2 ? seriesTolerance(info.scoreType, value[present[0]!]!) : tolerance(info.scoreType));
       let previous = NaN;
       for (const g of list) {
         const row = groups.firstRow[g]!;

@@ -113,7 +113,8 @@ export async function toMimeBundle(spec: ChartSpec, options: DisplayOptions = {}
   const svg = await renderSvg(spec, options);
   const { width, height } = svgSize(svg);
   const v5 = toVegaLiteV5(spec);
-  const png = await renderPng(spec, { ...options, scale: options.scale ?? 2 });
+  // The PNG is the SVG's fallback: the same layout, not widened to a slide's width.
+  const png = await renderPng(spec, { ...options, scale: options.scale ?? 2, minWidth: 0 });
   return {
     data: {
       [vegaLiteMimeType(v5)]: v5,

@@ -6,7 +6,10 @@
 import { archetypeMatrix } from '../frames/archetype-matrix.js';
 import type { FrameMeta, FrameTable } from '../frames/frame-table.js';
 import { toTidy } from '../frames/to-tidy.js';
-import { SCORE_TYPES } from '../schemas/score-types.js';
+import { SCORE_TYPES, type ScoreType } from '../schemas/score-types.js';
+import { trendRuleText } from '../frames/trend-rule.js';
+
+const ALL_SCORE_TYPES: readonly ScoreType[] = ['rank', 'pct', 'c', 'brandscape_index', 'category_index', 'value'];
 import { toolkitVersion } from '../version.js';
 import { buildSection } from './build-sections.js';
 import type { LoadedQuery } from '../load/load-comparison-input.js';
@@ -107,6 +110,16 @@ export function queriesTable(queries: readonly LoadedQuery[]): ReportTable {
 /** Where the data came from, as the About block says it: the host, and when emulated, that it is demo data. */
 export const sourceText = (source: ReportSource): string => (source.emulated ? `${source.host} (embedded emulator: seeded demo data, not real survey results)` : source.host);
 
+/** The score types of the tables with a Trend column, for the trend rule's text. */
+export function trendScoreTypes(tables: readonly ReportTable[]): ScoreType[] {
+  const types = new Set<ScoreType>();
+  for (const table of tables) {
+    if (!table.columns.some((c) => c.key === 'trend')) continue;
+    for (const c of table.columns) for (const t of ALL_SCORE_TYPES) if (c.format === `change-${t}`) types.add(t);
+  }
+  return [...types];
+}
+
 /** Notes every report carries: how to read the scores. */
 export function readingNotes(spec: Pick<ReportSpec, 'sections'>, audience: number): string[] {
   const notes = [
@@ -114,6 +127,8 @@ export function readingNotes(spec: Pick<ReportSpec, 'sections'>, audience: numbe
     `${SCORE_TYPES.rank.label}s (0–100) place a brand among all brands of its market and year; they compare across markets. Construct scores (_c) are less comparable across markets; index scores are against the whole brandscape (100 = average) or the brand's category.`,
     "A brand studied in several categories has a row per category; all but one are marked is_duplicate. Category-agnostic scores count each brand once; usage, preference and recommendation keep a value per category.",
   ];
+  const trendTypes = trendScoreTypes(spec.sections.map((s) => s.table));
+  if (trendTypes.length > 0) notes.push(trendRuleText(trendTypes));
   if (spec.sections.some((s) => s.kind === 'company-rollup')) {
     notes.push("Company values are the mean of the company's brands, weighted by share_of_company when every brand has one, else equally (the Weighting column says which).");
   }

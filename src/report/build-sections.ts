@@ -6,7 +6,7 @@ import { archetypeHeatmap } from '../charts/archetype-heatmap.js';
 import type { ChartSpec } from '../charts/chart-spec.js';
 import { companyView } from '../charts/company-view.js';
 import { crossMarketBars } from '../charts/cross-market-bars.js';
-import { crossMarketHeatmap } from '../charts/cross-market-heatmap.js';
+import { crossMarketHeatmap, crossMarketHeatmapOrder } from '../charts/cross-market-heatmap.js';
 import { crossYearLines } from '../charts/cross-year-lines.js';
 import { pillarsProfile } from '../charts/pillars-profile.js';
 import { POWER_GRID_QUADRANTS, powerGrid } from '../charts/power-grid.js';
@@ -19,14 +19,14 @@ import { companyRollup, type CompanyInput } from '../frames/company-rollup.js';
 import { crossMarket } from '../frames/cross-market.js';
 import { crossYear } from '../frames/cross-year.js';
 import { sectorSummary, sectorValues } from '../frames/sector-summary.js';
-import type { CrossMarketRow } from '../frames/types.js';
+import type { CrossMarketRow, CrossYearRow } from '../frames/types.js';
 import { metricKeyOf, type ScoreType } from '../schemas/score-types.js';
 import { crossMarketTable, crossYearTable, metricLabel, scaleOf, type MarketColumn } from './comparison-tables.js';
 import { toCalendarYear } from './template/latest-year.js';
 import { framesNotes, listText, missingDataNotes, plural } from './missing-data-notes.js';
 import { sectionBrandRefs, type ReportData } from './load-report-data.js';
 import type { ReportCell, ReportColumn, ReportSection, ReportTable } from './report-spec.js';
-import type { ResolvedTemplate } from './template/resolve-template.js';
+import { yearsText, type ResolvedTemplate } from './template/resolve-template.js';
 import type { YearValue } from './template/template-params.js';
 import type { SectionSpec } from './template/template-schema.js';
 
@@ -91,16 +91,28 @@ function tryChart(draw: () => ChartSpec, notes: string[]): ChartSpec | null {
     return draw();
   } catch (error) {
     if (!(error instanceof BrandscapeError)) throw error;
-    notes.push(`The chart could not be drawn: ${error.message}`);
+    notes.push(`${CANNOT_DRAW}${error.message}`);
     return null;
   }
 }
 
+const CANNOT_DRAW = 'The chart could not be drawn: ';
+const NO_CHART = /^No (slope )?chart: /;
+
 /** Notes on what the section asked for and found no data for, with market and brand names. */
 function missingNotes(ctx: SectionContext, missing: MissingData): string[] {
+  const section = ctx.template.sections[ctx.index];
+  const brandIds = section === undefined ? undefined : brandIdsOf(ctx, section);
+  const markets = (section !== undefined && 'markets' in section && Array.isArray(section.markets) ? section.markets : undefined) ?? ctx.template.data.markets;
   return missingDataNotes(missing, {
     market: (code) => ctx.data.markets.find((x) => x.code === code)?.name ?? code,
     brand: (id) => ctx.data.brands.find((b) => b.id === id)?.name ?? `brand ${id}`,
+    // A year without data names the brands not in a study that exists (the About block lists it).
+    studies: {
+      markets,
+      brands: (brandIds ?? ctx.data.brands.map((b) => b.id)).map((id) => ctx.data.brands.find((b) => b.id === id)?.name ?? `brand ${id}`),
+      has: (code, y) => ctx.data.studies.some((st) => st.countryCode === code && st.year === y),
+    },
   });
 }
 
@@ -121,12 +133,15 @@ function crossMarketSection(ctx: SectionContext, s: Extract<SectionSpec, { kind:
   });
   const notes = [...missingNotes(ctx, result.meta.missing), ...framesNotes(result.meta.notes)];
   const rows = result.rows();
+  const heatmap = s.chart !== 'none' && s.chart !== 'bars';
   const chart = s.chart === 'none' ? null : tryChart(() => (s.chart === 'bars' ? crossMarketBars(rows) : crossMarketHeatmap(rows, { markets: markets.map((m) => m.name) })), notes);
   const metrics = [...new Set(rows.map((r) => r.metric_name))];
   const entities = new Set(rows.map((r) => r.entity_id)).size;
+  // Beside a heatmap, the table shows its rows in the heatmap's order: one order per section.
+  const entityOrder = heatmap && chart !== null ? crossMarketHeatmapOrder(rows) : brands;
   return {
     title: s.title ?? `${listText(metrics)} across markets, ${y}`,
-    table: crossMarketTable(result, { markets, ...(brands ? { entityOrder: brands } : {}) }),
+    table: crossMarketTable(result, { markets, ...(entityOrder ? { entityOrder } : {}) }),
     chart,
     notes,
     summary: `${plural(entities, result.meta.by)} × ${plural(markets.length, 'market')} × ${plural(metrics.length, 'metric')}, ${y}`,
@@ -151,11 +166,21 @@ function crossYearSection(ctx: SectionContext, s: Extract<SectionSpec, { kind: '
   });
   const notes = [...missingNotes(ctx, result.meta.missing), ...framesNotes(result.meta.notes)];
   const rows = result.rows();
-  const chart = s.chart === 'none' ? null : tryChart(() => (s.chart === 'slope' ? slopeChart(rows, { market: markets.find((m) => rows.some((r) => r.country_code === m.code))?.code ?? markets[0]!.code }) : crossYearLines(rows)), notes);
+  const market = markets.find((m) => rows.some((r) => r.country_code === m.code)) ?? markets[0]!;
+  const slopeLines = s.chart === 'slope' ? slopePairs(rows, market.code) : undefined;
+  // A slope chart compares brands' moves: one line says no more than the table's change, and
+  // would leave a tall, nearly empty frame.
+  if (slopeLines !== undefined && slopeLines.entities.length === 1) {
+    notes.push(`No slope chart: only ${slopeLines.entities[0]} has values in both ${slopeLines.from} and ${slopeLines.to} in ${market.name}; the table shows its change.`);
+  }
+  const chart =
+    s.chart === 'none' || (slopeLines !== undefined && slopeLines.entities.length === 1)
+      ? null
+      : tryChart(() => (s.chart === 'slope' ? slopeChart(rows, { market: market.code }) : crossYearLines(rows)), notes);
   const metrics = [...new Set(rows.map((r) => r.metric_name))];
   const periods = s.waves ? undefined : ys.map(String);
   return {
-    title: s.title ?? `${listText(metrics)} over time, ${ys[0]}–${ys[ys.length - 1]}`,
+    title: s.title ?? `${listText(metrics)} over time, ${yearsText(ys)}`,
     table: crossYearTable(result, { markets, ...(periods ? { periods } : {}), ...(brands ? { entityOrder: brands } : {}) }),
     chart,
     notes,
@@ -401,7 +426,28 @@ export function buildSection(ctx: SectionContext, section: SectionSpec): ReportS
         return pillarsProfileSection(ctx, section);
     }
   })();
-  return { index: ctx.index + 1, kind: section.kind, description: section.description ?? null, ...built };
+  // Where the template asked for a chart and none could be drawn, the reason takes its place.
+  const asked = !('chart' in section) || section.chart !== 'none';
+  const why = built.chart === null && asked ? built.notes.find((n) => n.startsWith(CANNOT_DRAW) || NO_CHART.test(n)) : undefined;
+  return { index: ctx.index + 1, kind: section.kind, description: section.description ?? null, ...built, ...(why === undefined ? {} : { noChart: why }) };
+}
+
+/**
+ * The brands (names) a slope chart of the rows would draw a line for in a market: those with values
+ * in both the first and the last period of the rows.
+ */
+function slopePairs(rows: readonly CrossYearRow[], market: string): { entities: string[]; from: string; to: string } {
+  const inMarket = rows.filter((r) => r.country_code === market);
+  const periods = [...new Set(inMarket.filter((r) => r.value !== null).map((r) => r.period_order))].sort((a, b) => a - b);
+  const label = (order: number | undefined) => inMarket.find((r) => r.period_order === order)?.period ?? '';
+  const first = periods[0];
+  const last = periods[periods.length - 1];
+  const has = (order: number | undefined) => new Set(inMarket.filter((r) => r.period_order === order && r.value !== null).map((r) => r.entity_id));
+  const a = has(first);
+  const b = has(last);
+  const ids = [...a].filter((id) => b.has(id));
+  const entities = ids.map((id) => inMarket.find((r) => r.entity_id === id)!.global_name);
+  return { entities: first === last ? [] : entities, from: label(first), to: label(last) };
 }
 
 /** The table type sections return, for writers that need it. */

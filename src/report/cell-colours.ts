@@ -2,14 +2,11 @@
  * The colours of a table's colour scales, computed: what Excel draws for the workbook's colour-scale
  * rules, for the writers that must paint cells themselves (the HTML file, the terminal).
  */
+import { HEAT_SCALE_COLOURS } from '../charts/chart-theme.js';
 import type { ColourScale, ReportTable } from './report-spec.js';
 
-/** The scale's three colours (RGB): orange below the middle, white at it, blue above (colour-blind safe). */
-export const SCALE_COLOURS = {
-  low: [0xf4, 0xb1, 0x83],
-  mid: [0xff, 0xff, 0xff],
-  high: [0x7f, 0xb8, 0xe0],
-} as const satisfies Record<string, readonly [number, number, number]>;
+/** The scale's three colours (RGB): orange below the middle, white at it, blue above (colour-blind safe); the heatmaps' too. */
+export const SCALE_COLOURS = HEAT_SCALE_COLOURS;
 
 /** A colour as the workbook writes it: `FFF4B183` (alpha, red, green, blue). */
 export const argbOf = (rgb: readonly number[]): string => `FF${rgb.map((x) => x.toString(16).padStart(2, '0')).join('').toUpperCase()}`;

@@ -66,8 +66,14 @@ export interface ReportSection {
   readonly title: string;
   readonly description: string | null;
   readonly table: ReportTable;
-  /** The section's chart, or null when the template asked for none. */
+  /** The section's chart, or null when the template asked for none or there was nothing to draw. */
   readonly chart: ChartSpec | null;
+  /**
+   * Why there is no chart although the template asked for one, in words a reader sees where the
+   * chart would be (e.g. `No slope chart: only Veros has values in both 2022 and 2025; the table
+   * shows its change.`). Absent when there is a chart or none was asked for.
+   */
+  readonly noChart?: string;
   /** What a reader needs to know to read this section's numbers. */
   readonly notes: readonly string[];
   /** One line saying what the section holds, e.g. `3 brands x 6 markets x 4 metrics`. */

@@ -3,9 +3,9 @@
  * fetched from elsewhere; a Content-Security-Policy says so), readable offline and in any browser.
  */
 import { writeFile } from 'node:fs/promises';
-import { renderSvg } from '../charts/render.js';
 import { writeFileAtomically } from '../io/atomic-file.js';
 import { cellColours } from './cell-colours.js';
+import { fitChart } from './fit-chart.js';
 import { formatCell } from './format-cell.js';
 import type { ReportSpec, ReportTable } from './report-spec.js';
 import { toXmlSafeSpec } from './xml-text.js';
@@ -57,7 +57,7 @@ h2 { font-size: 20px; margin: 36px 0 4px; padding-top: 8px; border-top: 1px soli
 nav ol { columns: 2; padding-left: 20px; margin: 12px 0 0; }
 nav a, a { color: var(--accent); }
 figure { margin: 16px 0; overflow-x: auto; }
-figure svg { max-width: 100%; height: auto; }
+figure svg { display: block; max-width: 100%; height: auto; }
 .table-wrap { overflow-x: auto; margin: 12px 0; }
 table { border-collapse: collapse; font-size: 13px; }
 caption { text-align: left; font-weight: bold; padding: 4px 0; }
@@ -70,6 +70,7 @@ tr.block-start > * { border-top: 2px solid #9bb8d3; }
 .missing { color: #9aa0a6; }
 .notes { color: var(--muted); font-size: 13px; padding-left: 20px; }
 .empty { color: var(--muted); font-style: italic; }
+.no-chart { color: var(--muted); font-style: italic; margin: 16px 0; padding: 12px 16px; border-left: 3px solid var(--line); }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; }
 dt { font-weight: bold; }
 dd { margin: 0; }
@@ -87,16 +88,17 @@ export async function toHtml(given: ReportSpec): Promise<string> {
   // Every text of the page, once, where it is made: the inline SVG is XML, and neither it nor HTML
   // can carry some characters (xml-text.ts). The tidy rows are not on the page.
   const spec = toXmlSafeSpec(given, { data: false });
-  const svgs = await Promise.all(spec.sections.map((s) => (s.chart ? renderSvg(s.chart) : Promise.resolve(undefined))));
+  // Each chart widened to the content width (fit-chart.ts), its text as large as the tables'.
+  const svgs = await Promise.all(spec.sections.map((s) => (s.chart ? fitChart(s.chart) : Promise.resolve(undefined))));
   const sections = spec.sections
     .map((s, i) => {
       const svg = svgs[i];
       return `<section id="section-${s.index}">
 <h2>${s.index}. ${escapeHtml(s.title)}</h2>
 <p class="summary">${escapeHtml(s.description ?? s.summary)}</p>
-${svg ? `<figure role="img" aria-label="${escapeHtml(s.title)}">${svg}</figure>` : ''}
+${svg ? `<figure role="img" aria-label="${escapeHtml(s.title)}">${svg}</figure>` : s.noChart ? `<p class="no-chart">${escapeHtml(s.noChart)}</p>` : ''}
 ${tableHtml(s.table)}
-${notesHtml(s.notes)}
+${notesHtml(s.notes.filter((n) => n !== s.noChart))}
 </section>`;
     })
     .join('\n');

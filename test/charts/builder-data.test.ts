@@ -68,7 +68,8 @@ describe('crossMarketHeatmap', () => {
   it('colours ranks on a diverging scale around 50, high in blue', () => {
     const spec = crossMarketHeatmap(f.crossMarketRows());
     const colour = channels(spec).find((c) => c.channel === 'color' && c.field === 'value')?.def.scale;
-    expect(colour).toMatchObject({ scheme: 'blueorange', domain: [0, 100], domainMid: 50, reverse: true });
+    // The tables' colours at the same fixed points (HEAT_SCALE_COLOURS): orange at 0, white at 50, blue at 100.
+    expect(colour).toMatchObject({ domain: [0, 50, 100], range: ['#f4b183', '#ffffff', '#7fb8e0'], interpolate: 'rgb' });
   });
 
   it('says in the subtitle how the rows are sorted', () => {
@@ -283,7 +284,7 @@ describe('archetypeHeatmap', () => {
     const spec = archetypeHeatmap(f.archetypeRows(), { sortBy: 'sage', value: 'score' });
     const sage = f.archetypeRows().filter((r) => r.archetype === 'sage').sort((a, b) => (b.cultural_score ?? 0) - (a.cultural_score ?? 0));
     expect((sortOf(spec, 'y') as string[])[0]).toBe(truncateLabel(sage[0]?.brand_name ?? ''));
-    expect(channels(spec).find((c) => c.channel === 'color' && c.field === 'value')?.def.scale).toMatchObject({ domainMid: 100 });
+    expect(channels(spec).find((c) => c.channel === 'color' && c.field === 'value')?.def.scale).toMatchObject({ domain: [expect.any(Number), 100, expect.any(Number)] });
     expect(() => archetypeHeatmap(f.archetypeRows(), { sortBy: 'wizard' })).toThrow(DataError);
   });
 });

@@ -99,13 +99,17 @@ describe.each(CASES)('$name', ({ name, spec: make, fields, fixture }) => {
     expect(width).toBeGreaterThan(200);
     expect(height).toBeGreaterThan(150);
 
-    const png2 = await renderPng(spec, { scale: 2 });
+    const png2 = await renderPng(spec, { scale: 2, minWidth: 0 });
     expect(pngSize(png2)).toEqual({ width: Math.round(width * 2), height: Math.round(height * 2) });
+    // By default, deck resolution: at least 1600 px wide (a narrow chart's views widened), same height.
+    const deck = pngSize(await renderPng(spec));
+    expect(deck.width).toBeGreaterThanOrEqual(Math.min(1600, Math.round(width * 2 * 2.5)));
+    expect(deck.height).toBe(Math.round(height * 2));
     // No fallback fonts: the fixtures must not depend on which optional CJK fonts are installed.
     const fonts = { ...DEFAULT_CHART_FONTS, fallback: [] };
-    const png = await renderPng(spec, { fonts });
+    const png = await renderPng(spec, { fonts, scale: 1, minWidth: 0 });
     expect(pngSize(png)).toEqual({ width: Math.round(width), height: Math.round(height) });
-    expect(Buffer.compare(png, await renderPng(spec, { fonts }))).toBe(0);
+    expect(Buffer.compare(png, await renderPng(spec, { fonts, scale: 1, minWidth: 0 }))).toBe(0);
 
     if (process.env.CHART_PREVIEW_DIR) {
       mkdirSync(process.env.CHART_PREVIEW_DIR, { recursive: true });

@@ -118,7 +118,7 @@ describe('legends that say nothing', () => {
   });
 
   it('a slope chart where every line goes one way says so instead of a one-colour legend', () => {
-    const rows = f.crossYearRows(['GB']).filter((r) => [1, 3, 8].includes(r.entity_id));
+    const rows = f.crossYearRows(['GB']).filter((r) => [1, 3, 4].includes(r.entity_id)); // each up by more than the rank trend threshold
     const spec = slopeChart(rows);
     expect(colourLegends(spec).every((c) => c.def.legend === null)).toBe(true);
     expect(subtitleOf(spec)).toContain('Every line goes up.');
@@ -134,18 +134,30 @@ describe('legends that say nothing', () => {
 describe('labels level when they fit', () => {
   it('heatmap markets: level when every name fits its column, on lines when each word does, slanted only when one does not', async () => {
     const short = f.crossMarketRows().filter((r) => ['FR', 'DE', 'JP', 'BR'].includes(r.country_code));
-    expect(bandLabels(['Brazil', 'France', 'Germany', 'Japan'], 64, 'top').mode).toBe('level');
+    expect(bandLabels(['Brazil', 'France', 'Germany', 'Japan'], 72, 'top').mode).toBe('level');
     const level = await renderSvg(crossMarketHeatmap(short));
     expect(axisLabels(level, 'X')).toEqual([['Brazil', 'France', 'Germany', 'Japan']]);
     expect(xLabelGroup(level)).not.toContain('rotate(');
 
-    const wrapped = bandLabels(['United Kingdom', 'Brazil'], 64, 'top');
+    const wrapped = bandLabels(['United Kingdom', 'Brazil'], 72, 'top');
     expect(wrapped.mode).toBe('wrapped');
     const svg = await renderSvg(crossMarketHeatmap(f.crossMarketRows()));
     expect(svg).toMatch(/<tspan>United<\/tspan><tspan[^>]*>Kingdom<\/tspan>/);
     expect(xLabelGroup(svg)).not.toContain('rotate(');
 
-    expect(bandLabels(['Liechtensteinische', 'Brazil'], 64, 'top').mode).toBe('slanted');
+    expect(bandLabels(['Liechtensteinische', 'Brazil'], 72, 'top').mode).toBe('slanted');
+  });
+
+  it('a heatmap highlights the focus brand: its row label bold, its cells outlined', async () => {
+    const rows = f.crossMarketRows().filter((r) => r.column === f.crossMarketRows()[0]!.column);
+    const focus = rows[0]!;
+    const svg = await renderSvg(crossMarketHeatmap(rows, { focus: focus.entity_id }));
+    const bold = [...svg.matchAll(/<text[^>]*font-weight="bold"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(bold).toContain(focus.global_name);
+    const outlined = svg.match(/<path[^>]*stroke="#222222" stroke-width="2"/g) ?? [];
+    expect(outlined.length).toBe(new Set(rows.filter((r) => r.entity_id === focus.entity_id && r.value !== null).map((r) => r.market)).size);
+    const plain = await renderSvg(crossMarketHeatmap(rows));
+    expect(plain).not.toMatch(/stroke="#222222" stroke-width="2"/);
   });
 
   it('years on a line chart are level when they fit between their ticks; quarterly waves slant', () => {

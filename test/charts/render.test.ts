@@ -30,11 +30,21 @@ describe('renderPng', () => {
   });
 
   it('gives the same bytes for the same spec, and scales', async () => {
-    const a = await renderPng(tiny, { scale: 2 });
-    const b = await renderPng(structuredClone(tiny), { scale: 2 });
+    const a = await renderPng(tiny, { scale: 2, minWidth: 0 });
+    const b = await renderPng(structuredClone(tiny), { scale: 2, minWidth: 0 });
     expect(Buffer.compare(a, b)).toBe(0);
-    const one = pngSize(await renderPng(tiny));
+    const one = pngSize(await renderPng(tiny, { scale: 1, minWidth: 0 }));
     expect(pngSize(a)).toEqual({ width: one.width * 2, height: one.height * 2 });
+  });
+
+  it('draws at deck resolution by default: a full-width figure at least 1600 px wide at scale 2', async () => {
+    const wide = { ...tiny, width: 300, height: 200 };
+    const asDrawn = pngSize(await renderPng(wide, { scale: 1, minWidth: 0 }));
+    expect(asDrawn.width).toBeLessThan(400);
+    const deck = pngSize(await renderPng(wide));
+    expect(deck.width).toBeGreaterThanOrEqual(1600);
+    expect(deck.width).toBeLessThanOrEqual(1620);
+    expect(deck.height).toBe(asDrawn.height * 2);
   });
 
   it('draws text in DejaVu Sans, not a serif fallback', async () => {
@@ -44,7 +54,7 @@ describe('renderPng', () => {
     const svg = await renderSvg(tiny);
     const raster = (file: string, family: string) =>
       new Resvg(svg, { font: { loadSystemFonts: false, fontFiles: [file], defaultFontFamily: family } }).render().asPng();
-    const png = await renderPng(tiny, { fonts: { ...DEFAULT_CHART_FONTS, bold: DEFAULT_CHART_FONTS.regular, fallback: [] } });
+    const png = await renderPng(tiny, { scale: 1, minWidth: 0, fonts: { ...DEFAULT_CHART_FONTS, bold: DEFAULT_CHART_FONTS.regular, fallback: [] } });
     expect(Buffer.compare(png, raster(DEFAULT_CHART_FONTS.regular, 'DejaVu Sans'))).toBe(0);
     expect(Buffer.compare(png, raster('/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf', 'DejaVu Serif'))).not.toBe(0);
   });
@@ -60,6 +70,24 @@ describe('renderSvg', () => {
     const svg = await renderSvg({ ...tiny, data: { values: [{ a: name, b: 1 }] } });
     expect(svg).toContain(`>${name}</text>`);
     expect(svg).toContain("font-family=\"'DejaVu Sans', Verdana");
+  });
+
+  it('gives each mark with a tooltip a native <title> and names it by the tooltip, never by raw field names', async () => {
+    const svg = await renderSvg({
+      ...tiny,
+      data: { values: [{ market_label: 'France', b: 3.14159, name: 'Veros <FR>' }] },
+      encoding: {
+        x: { field: 'market_label', type: 'nominal', title: null },
+        y: { field: 'b', type: 'quantitative', title: 'Esteem' },
+        tooltip: [
+          { field: 'name', type: 'nominal', title: 'Brand' },
+          { field: 'b', type: 'quantitative', title: 'Esteem', format: '.0f' },
+        ],
+      },
+    });
+    expect(svg).toContain('<title>Brand: Veros &lt;FR&gt;\nEsteem: 3</title>');
+    expect(svg).toContain('aria-label="Brand: Veros &lt;FR&gt;; Esteem: 3"');
+    expect(svg).not.toMatch(/aria-label="[^"]*market_label/);
   });
 
   it('never fetches data: specs must carry their data inline', async () => {

@@ -5,6 +5,7 @@
  * --by, --out files read back (the workbook with openpyxl), notes on what had no data, colour, and
  * the examples of the README and of --help.
  */
+import { TREND_THRESHOLDS } from '../../src/frames/trend-rule.js';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -298,7 +299,7 @@ describe('brandscape compare across years', () => {
         if (v === null || previous === null) expect(r['change']).toBeNull();
         else expect(r['change'] as number).toBeCloseTo(v - previous, 10);
         expect(r['change_over_span'] as number).toBeCloseTo(span, 10);
-        expect(r['trend']).toBe(span > 0.1 ? 'up' : span < -0.1 ? 'down' : 'flat');
+        expect(r['trend']).toBe(span > TREND_THRESHOLDS.c ? 'up' : span < -TREND_THRESHOLDS.c ? 'down' : 'flat');
         if (v !== null) previous = v;
       });
     }

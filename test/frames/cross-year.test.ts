@@ -21,7 +21,7 @@ describe('crossYear (hand-computed on fixtures.ts)', () => {
       { period: '2024', value: null, change: null, span: null, trend: null, n: 0 },
     ]);
     expect(out[0]).toMatchObject({ entity_name: 'Alpha UK', global_name: 'Alpha', market: 'United Kingdom', year: 2023, period_order: 2023 });
-    expect(result.meta).toMatchObject({ periods: 'year', years: [2023, 2024], flatTolerance: { differentiation_rank: 2, esteem_rank: 2 } });
+    expect(result.meta).toMatchObject({ periods: 'year', years: [2023, 2024], flatTolerance: { differentiation_rank: 5, esteem_rank: 5 } });
   });
 
   it('calls a change within the tolerance flat', () => {
@@ -32,10 +32,10 @@ describe('crossYear (hand-computed on fixtures.ts)', () => {
 
   it('aggregates US quarterly waves to their year (mean of the wave values) by default', () => {
     const out = crossYear(input, { markets: ['US'], metrics: ['differentiation'], brands: [1] }).rows();
-    // 2023 full year 75; 2024 waves Q1 70 (duplicate left out) and Q2 90 -> 80 from 2 rows.
+    // 2023 full year 75; 2024 waves Q1 70 (duplicate left out) and Q2 90 -> 80 from 2 rows. +5 is within the rank trend threshold (5): flat.
     expect(series(out, 1, 'differentiation_rank')).toEqual([
-      { period: '2023', value: 75, change: null, span: 5, trend: 'up', n: 1 },
-      { period: '2024', value: 80, change: 5, span: 5, trend: 'up', n: 2 },
+      { period: '2023', value: 75, change: null, span: 5, trend: 'flat', n: 1 },
+      { period: '2024', value: 80, change: 5, span: 5, trend: 'flat', n: 2 },
     ]);
   });
 

@@ -8,7 +8,8 @@ import { crossMarketTable, crossYearTable } from '../../src/report/comparison-ta
 import { crossYear } from '../../src/frames/cross-year.js';
 import { excelNumberFormat, formatCell } from '../../src/report/format-cell.js';
 import { latestYear, toCalendarYear } from '../../src/report/template/latest-year.js';
-import { defineTemplate, resolveTemplate } from '../../src/report/template/resolve-template.js';
+import { defineTemplate, resolveTemplate, yearsText } from '../../src/report/template/resolve-template.js';
+import { missingDataNotes } from '../../src/report/missing-data-notes.js';
 import { outputName } from '../../src/report/run-report.js';
 import { input } from '../frames/fixtures.js';
 
@@ -111,5 +112,28 @@ describe('comparison matrices', () => {
       ['Alpha', 'United Kingdom', 'Differentiation (rank)', null, 50, 60, 10, 'up'],
     ]);
     expect(table.columns[6]?.format).toBe('change-rank');
+  });
+});
+
+describe('notes true for their report', () => {
+  const missing = { years: [2021, 2022], markets: [], brands: [], companies: [], sectors: [], cells: [] };
+  const names = { market: (c: string) => ({ FR: 'France', ES: 'Spain' })[c] ?? c, brand: (id: number) => `brand ${id}` };
+
+  it('a year without data names the brands not in a study that exists, and the markets without a study', () => {
+    const studies = { markets: ['FR', 'ES'], brands: ['Veros'], has: (code: string, y: number) => code === 'FR' || y === 2022 };
+    expect(missingDataNotes(missing, { ...names, studies })).toEqual([
+      'Veros was not in the France 2021 study.',
+      'No study of Spain in 2021 (not studied, or not released yet).',
+      'Veros was not in the France and Spain 2022 studies.',
+    ]);
+  });
+
+  it('without knowledge of the studies, says only that the years had no data', () => {
+    expect(missingDataNotes(missing, names)).toEqual(['No data for 2021 and 2022 in these markets.']);
+  });
+
+  it('titles name runs of years as ranges, other sets as lists', () => {
+    expect(yearsText([2021, 2022, 2023, 2024, 2025])).toBe('2021–2025');
+    expect(yearsText([2021, 2023, 2025])).toBe('2021, 2023, 2025');
   });
 });

@@ -263,7 +263,17 @@ describe('every shipped template', () => {
       expect(f.width).toBeGreaterThan(200);
       expect(f.height).toBeGreaterThan(100);
       expect(f.marks).toBeGreaterThan(20);
+      // Interactive without a script: every data mark has a hover title with names and a rounded value.
+      expect(f.dataMarks).toBeGreaterThan(0);
+      expect(f.titles).toBe(f.dataMarks);
+      expect(f.titleTexts.every((t) => /: /.test(t) && !/\d\.\d{4,}/.test(t))).toBe(true);
+      // As wide as the content column (no empty right margin), text no smaller than the tables' 13 px.
+      expect(f.width).toBeGreaterThan(f.columnWidth * 0.7);
+      expect(f.width).toBeLessThanOrEqual(f.columnWidth + 1);
+      expect(f.minFontPx).toBeGreaterThanOrEqual(12.5);
     }
+    // Screen readers are given titled fields, never raw field names (`market_label: France`).
+    expect(check.ariaLabels.filter((l) => /\b[a-z]+_[a-z_]+: /.test(l))).toEqual([]);
     // Numbers are rounded for display: in the text and in what screen readers are given.
     expect(check.text).not.toMatch(/chart could not be drawn/);
     expect(check.text).not.toMatch(/\d\.\d{5,}/);

@@ -17,8 +17,23 @@ import { EXIT, sgr, type CommandIo, type TerminalChunk } from '../io.js';
 import { csvCell, shownPath } from '../output.js';
 import { createProgressBar } from '../progress.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
+import { trendRuleText } from '../../index.js';
 import { colourModeOf, toTerminalTable } from '../terminal-table.js';
 import type { ChartSpec, ReportSpec } from '../../index.js';
+
+/** A paragraph broken into lines of at most `width` characters, at spaces. */
+function wrapText(text: string, width = 98): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines.join('\n');
+}
 
 export const compareHelp = `Usage: brandscape compare --brands NAMES|IDS [options]
 
@@ -63,6 +78,8 @@ The table shows one row per brand and metric (and market, by year) and one colum
 year, values rounded for display (ranks whole, construct scores to 2 decimals), '-' where a brand
 has no data, and notes saying what had none. Colour when stdout is a terminal, unless NO_COLOR is
 set (FORCE_COLOR forces it).
+
+${wrapText(trendRuleText())}
 
 Long-form columns: brand_id, brand_name (the local name in that market), global_name,
 country_code, market, year, [period,] audience_id, metric, metric_name, score_type, column, value,

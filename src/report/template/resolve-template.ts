@@ -311,7 +311,10 @@ export function resolveTemplate(template: Template, overrides: Readonly<Record<s
 
   // Years given as `latest`, and market names, are only known once the studies are: their tokens
   // stay for `buildReport` to fill (`fillDataTokens`).
-  const tokens = new Map<string, string>([...values].map(([k, v]) => [k, isDataToken(template.parameters[k]!.type, v) ? `{${k}}` : parameterText(v)]));
+  // Years name runs as ranges (`2021–2025`), as `fillDataTokens` does once `latest` is known.
+  const tokenText = (type: ParameterType, v: ParameterValue) =>
+    isDataToken(type, v) ? undefined : type === 'years' && Array.isArray(v) ? yearsOrText(v) : parameterText(v);
+  const tokens = new Map<string, string>([...values].map(([k, v]) => [k, tokenText(template.parameters[k]!.type, v) ?? `{${k}}`]));
   const title = fillTokens(template.title, tokens, 'title', problems);
   const description = template.description === null ? null : fillTokens(template.description, tokens, 'description', problems);
   const sections = parsed.data.sections.map((section, i) => ({
@@ -371,6 +374,12 @@ function originOf(origins: ReadonlyMap<string, string>, path: readonly PropertyK
 
 const isDataToken = (type: ParameterType, value: ParameterValue) =>
   type === 'market' || type === 'markets' || ((type === 'year' || type === 'years') && (Array.isArray(value) ? value : [value]).some((v) => typeof v === 'string'));
+
+/** Whole-number years as `yearsText`, anything else as `parameterText`. */
+function yearsOrText(values: readonly unknown[]): string {
+  const years = values.filter((y): y is number => typeof y === 'number');
+  return years.length === values.length ? yearsText(years) : parameterText(values);
+}
 
 /** `2021–2025` for consecutive years, else `2021, 2023`. */
 export function yearsText(years: readonly number[]): string {
