@@ -10,8 +10,8 @@
  * part is replaced in the zip by one streamed row by row, compressed by zlib on a worker thread
  * while the rows are written, and the table's range is widened to the rows written.
  *
- * Size: every Data cell keeps its `r` reference. The reference is optional (ECMA-376 Part 1
- * §18.3.1.4), and without it the sheet compresses to about a third, but exceljs's own reader (and
+ * Size: every Data cell keeps its `r` reference. The reference is optional (ECMA-376 Part 1,
+ * section 18.3.1.4), and without it the sheet compresses to about a third, but exceljs's own reader (and
  * others: ClosedXML, EPPlus, older calamine) fail on a cell without one; a workbook is for any
  * reader. Integer columns carry no number format (General shows them whole), the Data sheet holds
  * only the template's sectors and companies, and zlib works at its default level 6, as xlsxwriter's.
