@@ -49,8 +49,11 @@ const RULES: LayerRules = {
     loader: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'catalogue'],
     client: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'schemas', 'catalogue', 'loader'],
     frames: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'schemas', 'catalogue', 'loader', 'client'],
+    // The client calls that answer "what is there?" and turn names into ids (discovery tables,
+    // markets, audiences and sectors by name, the latest full year, a brand's competitors).
+    load: ['errors.ts', 'link-signals.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames'],
     charts: ['errors.ts', 'schemas', 'frames'],
-    report: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts'],
+    report: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'charts'],
     // The emulator's MCP servers (emulator/mcp/) stay inside these too: never the client.
     emulator: ['errors.ts', 'link-signals.ts', 'listen-http.ts', 'serve-fetch.ts', 'version.ts', 'schemas', 'catalogue'],
     // Audience exports are written and read back as tables (frames) through report's Parquet and atomic files.
@@ -59,9 +62,9 @@ const RULES: LayerRules = {
     notebook: ['errors.ts', 'loader', 'client', 'charts', 'emulator'],
     // brandscape-kit/danfo: the only room whose types name danfojs-node (an optional peer).
     danfo: ['errors.ts', 'frames'],
-    'index.ts': ['errors.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts', 'report', 'notebook', 'webhooks'],
+    'index.ts': ['errors.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'charts', 'report', 'notebook', 'webhooks'],
     // brandscape mcp: a thin adapter over the use cases (compare, reports, the client's fetchers).
-    mcp: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'listen-http.ts', 'serve-fetch.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'charts', 'report'],
+    mcp: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'listen-http.ts', 'serve-fetch.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'charts', 'report'],
     cli: ['index.ts', 'emulator', 'mcp', 'version.ts'],
   },
   onlyFiles: { cli: ENTRY_POINTS },
