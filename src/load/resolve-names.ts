@@ -147,3 +147,19 @@ export async function resolveSectors(client: Pick<BrandscapeClient, 'sectors'>, 
     throw new UsageError(`No sector is named '${ref.trim()}'.`, { hint: `Sectors: ${all()}.` });
   });
 }
+
+/**
+ * Markets as ISO codes: codes (two letters) are upper-cased and kept as given, with no request
+ * (what a caller checks them against is its own business); any other reference (a name, an
+ * alpha-3 code, an id) is resolved with `resolveMarkets`.
+ *
+ * @example
+ * await toMarketCodes(client, ['gb', 'Germany']); // ['GB', 'DE']
+ */
+export async function toMarketCodes(client: Pick<BrandscapeClient, 'countries'>, refs: readonly (number | string)[], options: { signal?: AbortSignal } = {}): Promise<string[]> {
+  const isCode = (r: number | string): r is string => typeof r === 'string' && /^\s*[A-Za-z]{2}\s*$/.test(r);
+  if (refs.every(isCode)) return refs.map((r) => r.trim().toUpperCase());
+  const others = refs.filter((r) => !isCode(r));
+  const resolved = await resolveMarkets(client, others, options);
+  return refs.map((r) => (isCode(r) ? r.trim().toUpperCase() : resolved[others.indexOf(r)]!.code));
+}

@@ -25,6 +25,7 @@ import { listText, missingDataNotes, plural } from './missing-data-notes.js';
 import type { AboutItem, ReportTable } from './report-spec.js';
 import type { BrandRef, YearValue } from './template-params.js';
 import { compareNames } from '../frames/compare-names.js';
+import { resolveAudience, toMarketCodes } from '../load/resolve-names.js';
 import { groupsText, marketsWithStudies, missingScoreTypeText, nearestKeys, unknownMarketsHint } from './service-hints.js';
 
 /** The axis of a comparison: markets in one year, or years (per market). */
@@ -33,7 +34,7 @@ export type CompareBy = 'market' | 'year';
 export interface CompareBrandsOptions {
   /** Brands by id or by name (resolved with the service's search, ignoring case and accents). */
   brands: readonly BrandRef[];
-  /** Markets by ISO code. Default: every market where one of the brands is studied in the year(s). */
+  /** Markets by ISO code or name (`'Germany'`). Default: every market where one of the brands is studied in the year(s). */
   markets?: readonly string[];
   /**
    * Years: calendar years, `latest` (the most recent year with released full-year data in every
@@ -41,8 +42,8 @@ export interface CompareBrandsOptions {
    * (`by: 'year'`).
    */
   years?: readonly YearValue[];
-  /** Audience id (default 1, All Adults). */
-  audience?: number;
+  /** Audience by id or name (`'Female'`, case and accents ignored); default 1, All Adults. */
+  audience?: number | string;
   /** Metric keys (`differentiation`), exact columns (`esteem_c`) or metric names (`Brand Stature`). */
   metrics?: readonly string[];
   /** Metric groups (`pillars`, `imagery`); default `pillars` when no metric is given. */
@@ -343,12 +344,15 @@ export async function compareBrands(client: Client, options: CompareBrandsOption
   const signalOption = signal ? { signal } : {};
   const refs = [...new Set(options.brands.map((b) => (typeof b === 'string' ? b.trim() : b)))];
   if (refs.length === 0) throw new UsageError('No brand to compare.', { hint: 'Give brands by id or name, e.g. --brands Veros,Polora.' });
-  const marketsGiven = options.markets === undefined ? undefined : [...new Set(options.markets.map((m) => m.trim().toUpperCase()))];
+  // Markets by name become codes (one request, only when a name is given).
+  const marketsGiven = options.markets === undefined ? undefined : [...new Set(await toMarketCodes(client, options.markets, signalOption))];
   if (marketsGiven?.length === 0) throw new UsageError('The list of markets is empty.', { hint: 'Give market codes, e.g. --markets GB,DE,FR, or leave them out for every market where the brands are studied.' });
   const yearsGiven = options.years === undefined ? undefined : [...new Set(options.years)];
   const by = inferBy(options.by, marketsGiven?.length ?? 0, yearsGiven?.length ?? 0, options.waves === true);
   const waves = options.waves === true;
-  const audienceId = options.audience ?? 1;
+  // An audience by name is looked up first (one short list); an id is checked with the loads below.
+  const namedAudience = typeof options.audience === 'string' && !/^\s*\d+\s*$/.test(options.audience) ? await resolveAudience(client, options.audience, signalOption) : undefined;
+  const audienceId = namedAudience?.id ?? Number(options.audience ?? 1);
   if (!Number.isInteger(audienceId) || audienceId < 1) throw new UsageError(`The audience is an id (a positive whole number), not ${audienceId}.`, { hint: '1 is All Adults.' });
 
   // Brands, studies, the metric catalogue and the audience at once: each can fail the command for
@@ -374,8 +378,8 @@ export async function compareBrands(client: Client, options: CompareBrandsOption
     brandsLoad,
     studiesLoad,
     byDefault ? undefined : catalogueLoad.then((catalogue) => chooseMetrics(catalogue, options)),
-    audienceId === 1
-      ? Promise.resolve('All Adults')
+    audienceId === 1 || namedAudience
+      ? Promise.resolve(namedAudience?.name ?? 'All Adults')
       : client.audiences.get(audienceId, {}, signalOption).then(
           (a) => a.name ?? `Audience ${audienceId}`,
           (error: unknown) => {
