@@ -383,7 +383,7 @@ export async function compareBrands(client: Client, options: CompareBrandsOption
       : client.audiences.get(audienceId, {}, signalOption).then(
           (a) => a.name ?? `Audience ${audienceId}`,
           (error: unknown) => {
-            if (error instanceof NotFoundError) throw new UsageError(`There is no audience ${audienceId}.`, { hint: "List the audiences with 'brandscape fetch audiences'." });
+            if (error instanceof NotFoundError) throw new UsageError(`There is no audience ${audienceId}.`, { hint: "List the audiences with 'brandscape audiences'." });
             throw error;
           },
         ),
