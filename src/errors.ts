@@ -5,6 +5,17 @@
  * bearer credentials, token-like query parameters and credentials in URLs never appear in a
  * message. A client's own token is known only to that client (`createSecrets`, held by it), which
  * scrubs every error it lets out with it, so a token echoed back by the service is masked too.
+ *
+ * Who reads a message: library errors name options as a call does (`brands`, `scoreType`); a
+ * `UsageError` written with an option namer (`Wording`) is said again in a front end's words by
+ * `wordedFor`: the CLI's flags (`cli/flags.ts`), the MCP tools' parameters (`mcp/tool-result.ts`).
+ *
+ * Where messages live: a use case whose errors share a vocabulary keeps them in one catalogue
+ * (`compare/messages.ts`: the axis, metrics, markets, years, with the examples each reader sees).
+ * The other rooms' messages stay next to the check they explain: most are one of a kind (a path, a
+ * byte limit, a parsed field), their text quotes the values the check just computed, and a
+ * catalogue entry per check would only move the sentence away from the condition it describes.
+ * Statuses map to advice in one place (`fromHttpStatus`).
  */
 
 /** Shorter values would mask ordinary words; real tokens are long. */
@@ -29,11 +40,11 @@ export function redact(text: string, secrets: Iterable<string> = []): string {
 /** The secrets one client (or server) knows, and what it says with them masked. */
 export interface Secrets {
   /** Adds a secret (a token, or each token a provider returns); short or absent values are ignored. */
-  add(value: string | undefined): void;
+  add: (value: string | undefined) => void;
   /** `redact(text)` with these secrets. */
-  redact(text: string): string;
+  redact: (text: string) => string;
   /** The same error with these secrets masked in its message, hint and stack (other values pass). */
-  scrub<E>(error: E): E;
+  scrub: <E>(error: E) => E;
 }
 
 /**
@@ -91,11 +102,71 @@ export class BrandscapeError extends Error {
   }
 }
 
-/** The caller used the toolkit wrongly: a bad option, a query the service would refuse. Exit code 2. */
+/** An option a message names, by the library's name for it (`brands`, `scoreType`), with an example value or not. */
+export interface OptionRef {
+  readonly option: string;
+  readonly value?: string | number | boolean | readonly (string | number)[];
+}
+
+/**
+ * How a reader names options: a notebook reads `brands` (the option of the call), the command line
+ * `--brands`, an MCP tool's caller its parameter `brands`. Each front end brings its own.
+ */
+export type OptionNamer = (ref: OptionRef) => string;
+
+/** A message or hint that names options: written once, worded for each reader. Plain text names none. */
+export type Wording = string | ((name: OptionNamer) => string);
+
+const codeValue = (value: NonNullable<OptionRef['value']>): string =>
+  typeof value === 'string' ? `'${value}'` : Array.isArray(value) ? `[${value.map(codeValue).join(', ')}]` : String(value);
+
+/**
+ * The library's wording: the option as a call names it, with a value as code.
+ *
+ * @example
+ * OPTION_NAMES({ option: 'by', value: 'market' }) // "by: 'market'"
+ * OPTION_NAMES({ option: 'years', value: [2021, 2022] }) // 'years: [2021, 2022]'
+ */
+export const OPTION_NAMES: OptionNamer = ({ option, value }) => (value === undefined ? option : `${option}: ${codeValue(value)}`);
+
+const wordWith = (wording: Wording, name: OptionNamer): string => (typeof wording === 'string' ? wording : wording(name));
+
+export interface UsageErrorOptions {
+  /** What the user can do about it; appended to the message. */
+  hint?: Wording;
+  cause?: unknown;
+}
+
+/**
+ * The caller used the toolkit wrongly: a bad option, a query the service would refuse. Exit code 2.
+ * Its message names options as the library's caller knows them (`brands`); `wordedFor` says the
+ * same to a reader who knows them by other names (`--brands` on the command line).
+ *
+ * @example
+ * const error = new UsageError((o) => `${o({ option: 'by', value: 'year' })} compares several years.`);
+ * error.message; // "by: 'year' compares several years."
+ * error.wordedFor(({ option, value }) => `--${option} ${value}`); // '--by year compares several years.'
+ */
 export class UsageError extends BrandscapeError {
   override name = 'UsageError';
-  constructor(message: string, options: BrandscapeErrorOptions = {}) {
-    super('usage', message, options);
+  readonly #message: Wording;
+  readonly #hint: Wording | undefined;
+  readonly #asWritten: string;
+  constructor(message: Wording, options: UsageErrorOptions = {}) {
+    const { hint, ...rest } = options;
+    super('usage', wordWith(message, OPTION_NAMES), { ...rest, ...(hint === undefined ? {} : { hint: wordWith(hint, OPTION_NAMES) }) });
+    this.#message = message;
+    this.#hint = hint;
+    this.#asWritten = this.message;
+  }
+
+  /** The message and hint with the options named as `name` says (a front end's flags or parameters). */
+  wordedFor(name: OptionNamer): string {
+    // A client that scrubbed its secrets from the message (in place) leaves the scrubbed text,
+    // in the library's words: safer than wording the original again.
+    if (this.message !== this.#asWritten) return this.message;
+    const message = wordWith(this.#message, name);
+    return this.#hint === undefined ? redact(message) : redact(`${message} ${wordWith(this.#hint, name)}`);
   }
 }
 

@@ -63,8 +63,8 @@ export { BOOL_NULL, FrameTable, INT_NULL } from './frames/frame-table.js';
 export type { Cell, ColumnKind, DescribeRow, FrameColumn, FrameMeta, FrameRow, PrintOptions, TableFormatOptions } from './frames/frame-table.js';
 export { groupBy } from './frames/group-by.js';
 export type { GroupByMeta, GroupByOptions, GroupStat } from './frames/group-by.js';
-export { loadComparisonInput } from './frames/load-comparison-input.js';
-export type { LoadComparisonOptions, LoadedProvenance, LoadedQuery } from './frames/load-comparison-input.js';
+export { loadComparisonInput } from './load/load-comparison-input.js';
+export type { LoadComparisonOptions, LoadedProvenance, LoadedQuery } from './load/load-comparison-input.js';
 export type { PeriodMode } from './frames/period-cells.js';
 export { pivot } from './frames/pivot.js';
 export type { PivotMeta, PivotOptions } from './frames/pivot.js';
@@ -73,8 +73,8 @@ export type { SectorSummaryMeta, SectorSummaryOptions } from './frames/sector-su
 export { toolRecords } from './frames/tool-records.js';
 export type { ToolRecord } from './frames/tool-records.js';
 export { TableBuilder, toTable } from './frames/to-table.js';
-export { brandscapeTable, loadTable } from './frames/load-table.js';
-export type { LoadTableOptions, LoadsInto } from './frames/load-table.js';
+export { brandscapeTable, loadTable } from './load/load-table.js';
+export type { LoadTableOptions, LoadsInto } from './load/load-table.js';
 export type { Condition, Scalar, Where } from './frames/where.js';
 export type { SortKey } from './frames/sort-by.js';
 export type { ToTableOptions } from './frames/to-table.js';
@@ -103,8 +103,9 @@ export { progressLine, showProgress } from './notebook/show-progress.js';
 export type { ShowProgressOptions } from './notebook/show-progress.js';
 
 // Brands by name
-export { AmbiguousBrandError, UnknownBrandError, foldName, resolveBrands } from './frames/resolve-brands.js';
-export type { BrandCandidate, ResolvedBrand } from './frames/resolve-brands.js';
+export { AmbiguousBrandError, UnknownBrandError, resolveBrands } from './load/resolve-brands.js';
+export { foldName } from './frames/fold-name.js';
+export type { BrandCandidate, ResolvedBrand } from './load/resolve-brands.js';
 export { AmbiguousNameError, UnknownNameError } from './frames/resolve-entities.js';
 export type { NamedEntityKind } from './frames/resolve-entities.js';
 
@@ -129,8 +130,9 @@ export type { ResolvedAudience, ResolvedMarket, ResolvedSector } from './load/re
 // Reports (templates -> data -> ReportSpec -> workbook and HTML; exceljs and the zip library load on first write)
 export { OutputError, checkOutputPath, stageFile, toOutputError, writeFileAtomically } from './report/atomic-file.js';
 export { SCALE_COLOURS, cellColours } from './report/cell-colours.js';
-export { COMPARISON_RECORD_COLUMNS, compareBrands } from './report/compare-brands.js';
-export { comparisonChart, comparisonReport } from './report/comparison-report.js';
+export { compareBrands } from './compare/compare-brands.js';
+export { COMPARISON_RECORD_COLUMNS } from './compare/types.js';
+export { comparisonChart, comparisonReport } from './compare/comparison-report.js';
 export type {
   CompareBrandsOptions,
   CompareBy,
@@ -141,7 +143,7 @@ export type {
   CrossMarketRecord,
   CrossYearComparison,
   CrossYearRecord,
-} from './report/compare-brands.js';
+} from './compare/types.js';
 export type { StagedFile } from './report/atomic-file.js';
 export { buildReport, queryText } from './report/build-report.js';
 export { fromParquet, readParquet, toParquet, writeParquet } from './report/parquet.js';

@@ -77,7 +77,7 @@ export function linkSignals(...sources: readonly (AbortSignal | undefined)[]): L
  */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
+    if (signal?.aborted) return reject(signal.reason as unknown);
     const stop = onAbort(signal, (reason) => {
       clearTimeout(timer);
       reject(reason);

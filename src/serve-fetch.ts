@@ -58,7 +58,8 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
     res.end();
     return;
   }
-  const reader = response.body.getReader();
+  // Response bodies are bytes; the DOM typings leave the chunk type open.
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const stop = () => void reader.cancel().catch(() => {});
   res.once('close', stop);
   try {

@@ -2,12 +2,13 @@
  * The architecture of `src/` as DESIGN.md draws it, checked on the import graph (every import,
  * type-only ones and `import()` calls included):
  *
- *   schemas <- catalogue <- client <- (frames, charts, report) <- index.ts <- cli
+ *   schemas <- catalogue <- client <- load <- (report, compare) <- index.ts <- cli
  *   loader <- client            (the loader knows pages, not URLs: nothing of client/)
  *   schemas, catalogue <- emulator   (never the client)
- *   frames <- charts <- report
+ *   frames <- load              (frames take data: the client calls that fill them are load/)
+ *   frames <- charts <- report <- compare   (compare: plan (pure) -> load -> shape (pure))
  *   client, charts, emulator <- notebook <- index.ts   (connect() starts an emulator lazily)
- *   client, frames, charts, report <- mcp <- cli        (brandscape-kit/mcp: never the emulator)
+ *   client, frames, charts, report, load, compare <- mcp <- cli   (brandscape-kit/mcp: never the emulator)
  *   emulator/mcp/ (the service's MCP servers) stays within the emulator's imports
  *
  * No file imports itself through others; the CLI imports only the public entry points (the files
@@ -48,12 +49,17 @@ const RULES: LayerRules = {
     catalogue: ['schemas'],
     loader: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'catalogue'],
     client: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'schemas', 'catalogue', 'loader'],
-    frames: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'schemas', 'catalogue', 'loader', 'client'],
-    // The client calls that answer "what is there?" and turn names into ids (discovery tables,
-    // markets, audiences and sectors by name, the latest full year, a brand's competitors).
+    // The table engine and the analyses: they take data, and never call the client (load/ does).
+    frames: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'schemas', 'catalogue'],
+    // The client calls that fill the frames' inputs (loadTable, loadComparisonInput, resolveBrands):
+    // their own room because report (templates) and compare both use them, and report may not import compare.
     load: ['errors.ts', 'link-signals.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames'],
     charts: ['errors.ts', 'schemas', 'frames'],
     report: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'charts'],
+    // brandscape compare as a use case: plan (pure) -> load (client calls) -> shape (pure rows and
+    // notes), over the frames' analyses and report's matrices; a comparison's chart and ReportSpec.
+    // Within it, plan and shape stay pure (the test below): no client, loader or load.
+    compare: ['errors.ts', 'link-signals.ts', 'version.ts', 'schemas', 'catalogue', 'client', 'frames', 'load', 'charts', 'report'],
     // The emulator's MCP servers (emulator/mcp/) stay inside these too: never the client.
     emulator: ['errors.ts', 'link-signals.ts', 'listen-http.ts', 'serve-fetch.ts', 'version.ts', 'schemas', 'catalogue'],
     // Audience exports are written and read back as tables (frames) through report's Parquet and atomic files.
@@ -62,9 +68,9 @@ const RULES: LayerRules = {
     notebook: ['errors.ts', 'loader', 'client', 'charts', 'emulator'],
     // brandscape-kit/danfo: the only room whose types name danfojs-node (an optional peer).
     danfo: ['errors.ts', 'frames'],
-    'index.ts': ['errors.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'charts', 'report', 'notebook', 'webhooks'],
+    'index.ts': ['errors.ts', 'option-checks.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'charts', 'report', 'compare', 'notebook', 'webhooks'],
     // brandscape mcp: a thin adapter over the use cases (compare, reports, the client's fetchers).
-    mcp: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'listen-http.ts', 'serve-fetch.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'charts', 'report'],
+    mcp: ['errors.ts', 'link-signals.ts', 'option-checks.ts', 'listen-http.ts', 'serve-fetch.ts', 'package-root.ts', 'version.ts', 'schemas', 'catalogue', 'loader', 'client', 'frames', 'load', 'charts', 'report', 'compare'],
     cli: ['index.ts', 'emulator', 'mcp', 'version.ts'],
   },
   onlyFiles: { cli: ENTRY_POINTS },
@@ -101,6 +107,21 @@ describe('the import graph of src/', () => {
     const intoEmulator = [...graph].filter(([file, targets]) => file.startsWith('mcp/') && targets.some((t) => t.startsWith('emulator/')));
     expect(intoEmulator.map(([file]) => file)).toEqual([]);
     expect([...graph.keys()].filter((f) => f.startsWith('emulator/mcp/')).length).toBeGreaterThan(3);
+  });
+});
+
+describe('the compare room: plan and shape are pure', () => {
+  // plan.ts and shape.ts (and messages.ts, types.ts, which they read) take plain data: they may name
+  // the client's or the loads' types, never call them. Checked on the source, where `import type` says so.
+  const pure = ['compare/plan.ts', 'compare/shape.ts', 'compare/messages.ts', 'compare/types.ts'];
+
+  it.each(pure)('%s imports the client, the loader and load/ only as types, and nothing of compare/load.ts', (file) => {
+    const text = readFileSync(new URL(`../src/${file}`, import.meta.url), 'utf8');
+    const imports = [...text.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'([^']+)';/gms)].map((m) => ({ typeOnly: m[1] !== undefined, from: m[2]! }));
+    expect(imports.length).toBeGreaterThan(0);
+    const calls = imports.filter((i) => !i.typeOnly && /\.\.\/(client|loader|load)\/|\.\/load\.js$|^p-limit$/.test(i.from));
+    expect(calls.map((i) => i.from)).toEqual([]);
+    expect(imports.map((i) => i.from)).not.toContain('./load.js');
   });
 });
 

@@ -60,7 +60,7 @@ export function findTslab(project: Project): string {
     });
   }
   const bin: unknown = (JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: unknown }).bin;
-  const script = typeof bin === 'string' ? bin : typeof bin === 'object' && bin !== null ? Reflect.get(bin, 'tslab') : undefined;
+  const script: unknown = typeof bin === 'string' ? bin : typeof bin === 'object' && bin !== null ? Reflect.get(bin, 'tslab') : undefined;
   return join(dirname(manifest), typeof script === 'string' ? script : 'bin/tslab');
 }
 

@@ -59,7 +59,8 @@ export function flatten(record: Record<string, unknown>, prefix = '', out: Flat 
     else if (Array.isArray(value)) out[name] = JSON.stringify(value);
     else if (typeof value === 'object') flatten(value as Record<string, unknown>, name, out);
     else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[name] = value;
-    else out[name] = String(value);
+    else if (typeof value === 'bigint') out[name] = value.toString();
+    else out[name] = null; // a function or symbol: JSON has neither
   }
   return out;
 }
@@ -96,19 +97,22 @@ function textTo(stream: { write(chunk: string): unknown; once?: (event: 'drain',
 
 /** Text to a file stream; a write error (disk full, permission) becomes an OutputError naming `path`. */
 function fileText(stream: WriteStream, path: string): Text {
-  let failure: unknown;
+  let failure: { error: unknown } | undefined;
   // A failed write ('error') also ends any wait for 'drain', which would then never come.
   const failed = new Promise<never>((_, reject) => {
-    stream.on('error', (error) => reject((failure = toOutputError(error, path))));
+    stream.on('error', (error) => {
+      failure = { error: toOutputError(error, path) };
+      reject(failure.error);
+    });
   });
   failed.catch(() => {});
   return {
     write: async (chunk) => {
-      if (failure) throw failure;
+      if (failure) throw failure.error;
       if (stream.write(chunk) === false) await Promise.race([new Promise<void>((resolve) => stream.once('drain', resolve)), failed]);
     },
     end: async () => {
-      if (failure) throw failure;
+      if (failure) throw failure.error;
       // end()'s callback is also how a failed last write (ENOSPC on a small output) is told.
       await Promise.race([new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(toOutputError(error, path)) : resolve()))), failed]);
     },

@@ -14,6 +14,7 @@ import {
   loadDotEnv,
   redact,
 } from '../client/index.js';
+import { FLAG_NAMES } from './flags.js';
 import { EXIT, STDOUT_CLOSED, type CommandIo } from './io.js';
 
 /**
@@ -45,7 +46,8 @@ export function exitCodeOf(error: unknown): number {
 export function reportError(command: string, error: unknown, io: CommandIo): number {
   // The reader of stdout went away (`| head`): nothing failed, and nothing is said.
   if (io.signal.aborted && io.signal.reason === STDOUT_CLOSED) return EXIT.ok;
-  const message = error instanceof Error ? error.message : String(error);
+  // Library errors name options (`scoreType`); on the command line they are flags (`--score-type`).
+  const message = error instanceof UsageError ? error.wordedFor(FLAG_NAMES) : error instanceof Error ? error.message : String(error);
   const secrets = tokensOf(io);
   io.stderr.write(`brandscape ${command}: ${redact(message, secrets)}\n`);
   if (!(error instanceof BrandscapeError) && error instanceof Error && error.stack && io.env['BRANDSCAPE_DEBUG']) {

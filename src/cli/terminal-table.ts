@@ -3,7 +3,7 @@
  * formats round them, `-` for missing cells, a blank line between the blocks of a matrix (one per
  * metric) and, when asked, the workbook's colour scales as cell backgrounds.
  */
-import { cellColours, formatCell, type ReportTable } from '../report/compare-entry.js';
+import { cellColours, formatCell, type ReportTable } from '../compare/index.js';
 import { sgr, type Control } from './io.js';
 
 /** How to colour: not at all, with 24-bit colours, or with the 256-colour palette. */

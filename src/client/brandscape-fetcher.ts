@@ -42,7 +42,7 @@ const spec = RESOURCES['brandscape-data'];
 
 function queryOf(params: RowParams): QueryInput {
   return {
-    filter: params.filter as QueryInput['filter'],
+    filter: params.filter,
     include: params.include,
     fields: params.fields,
     sort: params.sort,
@@ -114,7 +114,7 @@ export function createBrandscapeFetcher(context: BrandscapeFetcherContext): Bran
    * scope), rows are checked by the catch-all; an unknown metric key is the caller's error.
    */
   async function schemasOf(params: RowParams, signal?: AbortSignal): Promise<RowSchemas> {
-    const includes = (params.include ?? []).map((i) => (i === 'audiences' ? 'audience' : i)) as (keyof typeof brandscapeIncludeShape)[];
+    const includes = (params.include ?? []).map<keyof typeof brandscapeIncludeShape>((i) => (i === 'audiences' ? 'audience' : i));
     let strict: z.ZodObject | undefined;
     let check: RowSchemas['check'];
     try {

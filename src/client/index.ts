@@ -93,6 +93,7 @@ export {
   isBrandscapeError,
   redact,
 } from '../errors.js';
+export type { OptionNamer, OptionRef, UsageErrorOptions, Wording } from '../errors.js';
 
 // Records
 export type { ArchetypeEntry } from '../schemas/archetypes.js';

@@ -118,7 +118,7 @@ export type BrandscapeInclude = IncludeName<'brandscape-data'>;
  * column (like-matched, as every non-id filter of the service is).
  */
 export type BrandscapeFilter = {
-  [H in keyof BrandscapeHelpers & string]?: HelperValue<BrandscapeHelpers[H]>;
+  [H in Extract<keyof BrandscapeHelpers, string>]?: HelperValue<BrandscapeHelpers[H]>;
 } & {
   [K in FilterableField<'brandscape-data'>]?: FieldFilterValue<Fields<'brandscape-data'>[K]>;
 } & Record<string, string | number | boolean | readonly (string | number)[] | undefined>;

@@ -36,7 +36,10 @@ export function createRecordSchemas(): ResourceFetcherContext['recordSchema'] {
   const build = (resource: ResourceName, fields: readonly string[] | undefined, include: readonly string[] | undefined): z.ZodObject => {
     const spec = RESOURCES[resource];
     let schema: z.ZodObject = spec.record;
-    if (fields && fields.length > 0) schema = schema.pick(Object.fromEntries(fields.map((f) => [f, true])) as Record<string, true>);
+    if (fields && fields.length > 0) {
+      const mask: Record<string, true> = Object.fromEntries(fields.map((f) => [f, true]));
+      schema = schema.pick(mask);
+    }
     const includes = spec.includes as Readonly<Record<string, IncludeSpec>>;
     const extra: Record<string, z.ZodType> = {};
     for (const name of include ?? []) {

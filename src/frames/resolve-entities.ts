@@ -1,7 +1,7 @@
 /**
  * `resolveEntities`: brands, companies and sectors given to a comparison by id or by name, resolved
  * against the rows it was given (no request: frames take data). Names are compared as
- * `resolveBrands` compares them (case, accents and spacing ignored); a brand matches its global name
+ * `resolveBrands` compares them (`foldName`: case, accents and spacing ignored); a brand matches its global name
  * or any of its local names. A name that fits several entities, or only part of some, is an error
  * listing them; a name that fits none suggests the nearest. Ids pass through unchanged (whether
  * they have rows is `selectRows`'s question, with its `missing` option).
@@ -11,7 +11,7 @@ import { compareNames } from './compare-names.js';
 import { brandNames, entityIds, entityNames } from './entity-of.js';
 import { INT_NULL } from './frame-table.js';
 import type { PreparedBrandscape } from './prepare-brandscape.js';
-import { AmbiguousBrandError, UnknownBrandError, editDistance, foldName, type BrandCandidate } from './resolve-brands.js';
+import { editDistance, foldName } from './fold-name.js';
 
 /** The kinds of entity a comparison selects by id or name. */
 export type NamedEntityKind = 'brand' | 'company' | 'sector';
@@ -27,23 +27,28 @@ interface Named {
   readonly markets: Set<string>;
 }
 
-/** A name that fits several companies or sectors (or only part of some): the candidates listed. */
+/**
+ * A name that fits several brands, companies or sectors of the rows (or only part of some): the
+ * candidates listed, as `AmbiguousBrandError` lists them (frames take data, so they cannot
+ * import the brand look-up's errors from load/).
+ */
 export class AmbiguousNameError extends UsageError {
   override name = 'AmbiguousNameError';
   readonly kind: NamedEntityKind;
   readonly given: string;
-  readonly candidates: readonly { readonly id: number; readonly name: string }[];
-  constructor(kind: NamedEntityKind, given: string, candidates: readonly { id: number; name: string }[]) {
+  readonly candidates: readonly { readonly id: number; readonly name: string; readonly markets: readonly string[] }[];
+  constructor(kind: NamedEntityKind, given: string, candidates: readonly { id: number; name: string; markets: readonly string[] }[]) {
     const plural = kind === 'company' ? 'companies' : `${kind}s`;
     const head = candidates.length === 1 ? `No ${kind} is named exactly '${given}'; one ${kind}'s name contains it:` : `The ${kind} '${given}' could be any of ${candidates.length} ${plural}:`;
-    super(`${head}\n  ${candidates.map((c) => `${c.id} ${c.name}`).join('\n  ')}`, { hint: `\nGive the ${kind} by id, or by its full name.` });
+    const list = candidates.map((c) => `${c.id} ${c.name}${c.markets.length > 0 ? ` (in ${c.markets.join(', ')})` : ''}`);
+    super(`${head}\n  ${list.join('\n  ')}`, { hint: `\nGive the ${kind} by id, or by its full name.` });
     this.kind = kind;
     this.given = given;
     this.candidates = candidates;
   }
 }
 
-/** A name that fits no company or sector in the rows: the nearest names suggested. */
+/** A name that fits no brand, company or sector in the rows: the nearest names suggested. */
 export class UnknownNameError extends UsageError {
   override name = 'UnknownNameError';
   readonly kind: NamedEntityKind;
@@ -105,8 +110,7 @@ function resolveOne(entities: readonly Named[], kind: NamedEntityKind, given: st
   const partial = exact.length > 1 ? exact : entities.filter((e) => [...e.folded].some((n) => words.every((w) => n.includes(w))));
   if (partial.length > 0) {
     const sorted = [...partial].sort((a, b) => compareNames(a.name, b.name) || a.id - b.id);
-    if (kind === 'brand') throw new AmbiguousBrandError(given, sorted.map((e): BrandCandidate => ({ id: e.id, name: e.name, markets: [...e.markets].sort() })));
-    throw new AmbiguousNameError(kind, given, sorted.map((e) => ({ id: e.id, name: e.name })));
+    throw new AmbiguousNameError(kind, given, sorted.map((e) => ({ id: e.id, name: e.name, markets: [...e.markets].sort() })));
   }
   const nearest = entities
     .map((e) => ({ id: e.id, name: e.name, d: Math.min(...[...e.folded].map((n) => editDistance(wanted, n))) }))
@@ -114,6 +118,5 @@ function resolveOne(entities: readonly Named[], kind: NamedEntityKind, given: st
     .sort((a, b) => a.d - b.d || compareNames(a.name, b.name))
     .slice(0, 5)
     .map(({ id, name }) => ({ id, name }));
-  if (kind === 'brand') throw new UnknownBrandError(given, nearest);
   throw new UnknownNameError(kind, given, nearest);
 }

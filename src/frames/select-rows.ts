@@ -9,7 +9,7 @@ import { entityIds } from './entity-of.js';
 import { INT_NULL } from './frame-table.js';
 import type { PreparedBrandscape, StudyInfo } from './prepare-brandscape.js';
 import { resolveEntities } from './resolve-entities.js';
-import { foldName } from './resolve-brands.js';
+import { foldName } from './fold-name.js';
 
 /** What `selectRows` was asked for and found no rows for (filled only with `missing: 'note'`). */
 export interface MissingSelection {

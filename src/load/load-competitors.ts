@@ -7,7 +7,7 @@ import type { BrandscapeClient } from '../client/brandscape-client.js';
 import { UsageError } from '../errors.js';
 import { compareNames } from '../frames/compare-names.js';
 import type { FrameMeta, FrameTable } from '../frames/frame-table.js';
-import { resolveBrands } from '../frames/resolve-brands.js';
+import { resolveBrands } from './resolve-brands.js';
 import { toTable } from '../frames/to-table.js';
 import { latestFullYear } from './latest-full-year.js';
 import { loadReleasedStudies } from './released-studies.js';

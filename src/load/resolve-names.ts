@@ -8,7 +8,7 @@
 import type { BrandscapeClient } from '../client/brandscape-client.js';
 import { UsageError } from '../errors.js';
 import { compareNames } from '../frames/compare-names.js';
-import { editDistance, foldName } from '../frames/resolve-brands.js';
+import { editDistance, foldName } from '../frames/fold-name.js';
 
 /** A market as resolved: its ISO code and English name. */
 export interface ResolvedMarket {

@@ -262,7 +262,7 @@ async function* iteratePagesWith<T>(
         }
         if (seen.size === 0) for (const earlier of risingIds.splice(0)) seen.add(earlier);
         if (seen.has(id)) {
-          throw new LoadError('inconsistent', `Record id ${String(id)} appears twice (again on page ${number}): the pages overlap.`, [number], {
+          throw new LoadError('inconsistent', `Record id ${JSON.stringify(id)} appears twice (again on page ${number}): the pages overlap.`, [number], {
             hint: 'The order is not stable (sort by a field with repeated values? add id as the last sort key) or the data changed while loading; load again.',
           });
         }
@@ -305,6 +305,8 @@ async function* iteratePagesWith<T>(
       }
       pending.clear();
       if (outer?.aborted) throw cancelled();
+      // `changed` is set by the page callbacks while awaiting above, which narrowing does not see.
+      // eslint-disable-next-line @typescript-eslint/only-throw-error
       if (changed) throw changed;
       const firstFailure = failures[0];
       if (!firstFailure) throw new LoadError('pages_failed', `Page ${number} of ${pagesWanted} was not fetched.`, [number]);

@@ -4,7 +4,7 @@
  * error lists the candidates with their ids.
  */
 import { UsageError } from '../errors.js';
-import { foldName } from '../frames/resolve-brands.js';
+import { foldName } from '../frames/fold-name.js';
 import type { McpContext } from './context.js';
 
 export type NamedKind = 'categories' | 'collections';

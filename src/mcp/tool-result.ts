@@ -8,7 +8,7 @@
  * Errors are answers too (`isError`), carrying the toolkit's own message (the nearest brand names,
  * the valid years, ...), never a protocol error or a stack trace, and never a token.
  */
-import { BrandscapeError, redact } from '../errors.js';
+import { BrandscapeError, UsageError, redact, type OptionNamer } from '../errors.js';
 
 /** The most characters of JSON one answer carries in its structured content (its text is at most as long). */
 export const MAX_ANSWER_CHARS = 24_000;
@@ -62,6 +62,18 @@ export function jsonAnswer(value: Record<string, unknown>): ToolAnswer {
  */
 export const toArgumentNames = (text: string): string => text.replace(/--([a-z][a-z-]*)/g, (_, flag: string) => flag.replace(/-/g, '_'));
 
+/**
+ * The tools' wording of options in library errors: their parameters (`metric_groups`, as the
+ * tools' input schemas name them), with values as JSON where they are lists.
+ *
+ * @example
+ * PARAMETER_NAMES({ option: 'metricGroups', value: ['pillars'] }); // 'metric_groups ["pillars"]'
+ */
+export const PARAMETER_NAMES: OptionNamer = ({ option, value }) => {
+  const parameter = option.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return value === undefined ? parameter : `${parameter} ${typeof value === 'string' ? value : JSON.stringify(value)}`;
+};
+
 /** A tool error: the message an assistant can act on. */
 export function errorAnswer(message: string): ToolAnswer {
   return { content: [{ type: 'text', text: redact(message) }], isError: true };
@@ -72,6 +84,8 @@ export function errorAnswer(message: string): ToolAnswer {
  * do), anything else as an unexpected failure whose details go to the server's log only.
  */
 export function fromError(error: unknown, log: (line: string) => void): ToolAnswer {
+  if (error instanceof UsageError) return errorAnswer(toArgumentNames(error.wordedFor(PARAMETER_NAMES)));
+  // Errors of other kinds may still name a flag in their advice (--timeout): said as an argument.
   if (error instanceof BrandscapeError) return errorAnswer(toArgumentNames(error.message));
   if (error instanceof Error && error.name === 'AbortError') return errorAnswer('The call was cancelled.');
   log(`unexpected error: ${redact(error instanceof Error ? (error.stack ?? error.message) : String(error))}`);

@@ -9,7 +9,7 @@ import { toTidy } from '../frames/to-tidy.js';
 import { SCORE_TYPES } from '../schemas/score-types.js';
 import { toolkitVersion } from '../version.js';
 import { buildSection } from './build-sections.js';
-import type { LoadedQuery } from '../frames/load-comparison-input.js';
+import type { LoadedQuery } from '../load/load-comparison-input.js';
 import type { ReportData, ReportSource } from './load-report-data.js';
 import type { AboutItem, CellFormat, ReportCell, ReportColumn, ReportSpec, ReportTable } from './report-spec.js';
 import { fillDataTokens, type ResolvedTemplate } from './resolve-template.js';

@@ -22,7 +22,7 @@ import type { BrandscapeClient, MetricCatalogueRecords } from '../client/brandsc
 import { chunkIds } from '../client/url-budget.js';
 import { NotFoundError, toJsonPath } from '../errors.js';
 import { linkSignals } from '../link-signals.js';
-import { AmbiguousBrandError, UnknownBrandError, resolveBrands, type ResolvedBrand } from '../frames/resolve-brands.js';
+import { AmbiguousBrandError, UnknownBrandError, resolveBrands, type ResolvedBrand } from '../load/resolve-brands.js';
 import { toMetricColumn } from '../schemas/score-types.js';
 import { toCalendarYear, latestYear } from './latest-year.js';
 import { loadReleasedStudies, studyContextOf, studyYearOf, type Study, type StudyContext } from './study-context.js';

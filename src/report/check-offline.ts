@@ -10,7 +10,7 @@
  */
 import { KNOWN_METRIC_GROUPS, KNOWN_METRIC_KEYS } from '../catalogue/metric-keys.js';
 import { toJsonPath } from '../errors.js';
-import { editDistance } from '../frames/resolve-brands.js';
+import { editDistance } from '../frames/fold-name.js';
 import { listText } from './missing-data-notes.js';
 import { parameterAt, type ResolvedTemplate } from './resolve-template.js';
 import type { TemplateProblem } from './template-error.js';

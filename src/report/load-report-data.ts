@@ -8,8 +8,8 @@ import type { BrandscapeClient, FetchAllOptions } from '../client/brandscape-cli
 import type { ArchetypeEntry } from '../schemas/archetypes.js';
 import type { BrandscapeInput } from '../frames/brandscape-input.js';
 import type { CompanyRecord, StockPriceRecord } from '../frames/company-rollup.js';
-import { loadComparisonInput, type LoadedQuery } from '../frames/load-comparison-input.js';
-import type { ResolvedBrand } from '../frames/resolve-brands.js';
+import { loadComparisonInput, type LoadedQuery } from '../load/load-comparison-input.js';
+import type { ResolvedBrand } from '../load/resolve-brands.js';
 import { checkAgainstService } from './check-against-service.js';
 import { isFullYear, type MarketInfo, type StudyStamp } from './study-context.js';
 import { sourceOf, type ReportSource } from './report-source.js';

@@ -6,7 +6,7 @@ import { parseDocument as parseYamlDocument, YAMLError } from 'yaml';
 import type * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { TemplateError, fromZodIssues, type TemplateProblem } from './template-error.js';
-import { editDistance } from '../frames/resolve-brands.js';
+import { editDistance } from '../frames/fold-name.js';
 import { toCalendarYear } from './latest-year.js';
 import { documentProblems, scanJson, scanYaml, sizeProblem } from './template-bounds.js';
 import { TEMPLATE_LIMITS } from './template-limits.js';

@@ -80,12 +80,12 @@ export { outputName } from './resolve-template.js';
 /** Checks, before any request, that the output folder exists and can be written. */
 export async function checkOutputDir(dir: string): Promise<void> {
   const info = await stat(dir).catch(() => undefined);
-  if (!info) throw new UsageError(`The output folder ${dir} does not exist.`, { hint: 'Create it, or give another with --out.' });
-  if (!info.isDirectory()) throw new UsageError(`The output path ${dir} is not a folder.`, { hint: 'Give a folder with --out; file names come from the template.' });
+  if (!info) throw new UsageError(`The output folder ${dir} does not exist.`, { hint: (o) => `Create it, or give another with ${o({ option: 'outDir' })}.` });
+  if (!info.isDirectory()) throw new UsageError(`The output path ${dir} is not a folder.`, { hint: (o) => `Give a folder with ${o({ option: 'outDir' })}; file names come from the template.` });
   try {
     await access(dir, constants.W_OK);
   } catch {
-    throw new UsageError(`The output folder ${dir} cannot be written to.`, { hint: 'Check its permissions, or give another folder with --out.' });
+    throw new UsageError(`The output folder ${dir} cannot be written to.`, { hint: (o) => `Check its permissions, or give another folder with ${o({ option: 'outDir' })}.` });
   }
 }
 

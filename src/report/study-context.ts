@@ -5,7 +5,7 @@
  * template's markets and years before anything else is loaded.
  */
 import type { BrandscapeClient } from '../client/brandscape-client.js';
-import type { LoadedQuery } from '../frames/load-comparison-input.js';
+import type { LoadedQuery } from '../load/load-comparison-input.js';
 import { latestYear, toCalendarYear } from './latest-year.js';
 import type { ResolvedTemplate } from './resolve-template.js';
 import { TemplateError } from './template-error.js';

@@ -5,7 +5,7 @@
  * read and called valid, and a JSON template nested 5,000 arrays deep overflowed the stack. Every
  * limit is a usage error that names it.
  */
-import { MAX_BRAND_NAME_LENGTH } from '../frames/resolve-brands.js';
+import { MAX_BRAND_NAME_LENGTH } from '../load/resolve-brands.js';
 
 export const TEMPLATE_LIMITS = {
   /** Bytes of a template file (or text): 1 MiB. */

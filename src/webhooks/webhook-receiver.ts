@@ -36,7 +36,7 @@ export interface WebhookReceiverOptions {
    * exports excepted when `audiencesTo` is given: those are written there). At least one of
    * `onEvent` and `audiencesTo` is needed.
    */
-  onEvent?(event: WebhookEvent): Promise<void>;
+  onEvent?: (event: WebhookEvent) => Promise<void>;
   /**
    * A folder (it must exist) where every audience export is written: `audience-<id>-<time>.json`
    * (the definition) and, for respondent formats, `.csv` and `.parquet` (`loadAudienceExport` reads them back).

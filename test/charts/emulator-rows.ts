@@ -10,7 +10,7 @@ import { archetypeMatrix } from '../../src/frames/archetype-matrix.js';
 import { companyRollup } from '../../src/frames/company-rollup.js';
 import { crossMarket } from '../../src/frames/cross-market.js';
 import { crossYear } from '../../src/frames/cross-year.js';
-import { loadComparisonInput } from '../../src/frames/load-comparison-input.js';
+import { loadComparisonInput } from '../../src/load/load-comparison-input.js';
 import { sectorSummary, sectorValues } from '../../src/frames/sector-summary.js';
 import { toTidy } from '../../src/frames/to-tidy.js';
 import type { ArchetypeRow, CompanyRollupRow, CrossMarketRow, CrossYearRow, SectorSummaryRow, SectorValueRow, TidyRow } from '../../src/frames/types.js';

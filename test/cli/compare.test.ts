@@ -415,7 +415,7 @@ describe('--by: inferred, or a usage error saying what to add', () => {
   }
 
   const errors: [string, string[], RegExp][] = [
-    ['one market and one year', ['--markets', 'GB', '--years', '2024'], /One market and one year leave nothing to compare across\. Add markets .* or years/],
+    ['one market and one year', ['--markets', 'GB', '--years', '2024'], /One market and one year leave nothing to compare across\. Add markets \(--markets GB,DE,FR\) .* or years \(--years 2021\.\.2024\)/],
     ['several markets and several years', ['--markets', 'GB,DE', '--years', '2023,2024'], /Both several markets \(2\) and several years \(2\).*Add --by year/],
     ['--by market with several years', ['--markets', 'GB,DE', '--years', '2023,2024', '--by', 'market'], /--by market compares markets in one year, but 2 years were given/],
     ['--by market with one market', ['--markets', 'GB', '--by', 'market'], /--by market compares several markets, but one was given/],
@@ -446,8 +446,8 @@ describe('other usage errors exit 2 before any row is loaded', () => {
     ['a mistyped metric', ['--markets', 'GB,DE', '--metrics', 'esteme'], /'esteme' is not a metric.*Did you mean esteem\?/],
     ['an unknown group', ['--markets', 'GB,DE', '--metric-groups', 'brand'], /'brand' is not a metric group\. Groups: pillars/],
     ['columns of two score types', ['--markets', 'GB,DE', '--metrics', 'esteem_c,relevance_rank'], /different score types \(c, rank\)/],
-    ['a score type a metric lacks', ['--markets', 'GB,DE', '--metrics', 'brand_base'], /Metric 'brand_base' has no percentile rank score.*it has value \(brand_base\)/],
-    ['a score type against an exact column', ['--markets', 'GB,DE', '--score-type', 'c', '--metrics', 'esteem_rank'], /--score-type c does not fit the column esteem_rank/],
+    ['a score type a metric lacks', ['--markets', 'GB,DE', '--metrics', 'brand_base'], /Metric 'brand_base' has no percentile rank score.*it has value \(brand_base\).*Choose one of those with --score-type, or name the column in --metrics\./],
+    ['a score type against an exact column', ['--markets', 'GB,DE', '--score-type', 'c', '--metrics', 'esteem_rank'], /--score-type c does not fit the column esteem_rank .*or leave --score-type out\./],
     ['an audience that does not exist', ['--markets', 'GB,DE', '--audience', '9999'], /There is no audience 9999/],
     ['a year with no study', ['--markets', 'GB,DE', '--years', '2031'], /No released full-year study of GB and DE in 2031\. Years with studies: 2019–/],
     ['a year range the wrong way round', ['--markets', 'GB', '--years', '2021..latest'], /A range runs between two years/],
@@ -640,9 +640,9 @@ function shellWords(text: string): string[] {
 }
 
 describe('documented examples', () => {
-  it('the README\'s compare examples print what the README shows', async () => {
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('## Comparisons from the terminal'), readme.indexOf('## The command line'));
+  it('the compare examples of docs/cli.md print what the page shows', async () => {
+    const page = await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+    const section = page.slice(page.indexOf('## Comparisons from the terminal'), page.indexOf('## Every command'));
     const blocks = [...section.matchAll(/```console\n\$ (.*)\n([\s\S]*?)```/g)];
     expect(blocks).toHaveLength(3);
     const cwd = join(dir, 'readme');

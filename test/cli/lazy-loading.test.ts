@@ -96,14 +96,14 @@ describe.skipIf(!existsSync(bin))('what the built CLI loads', () => {
     expect(table.all.filter((u) => u.includes('/node_modules/hyparquet'))).toEqual([]);
     // A table on stdout needs brandscape-kit/compare, not the whole package (notebook, webhooks, writers).
     expect(table.all.filter((u) => !u.includes('/node_modules/') && u.endsWith('/dist/index.js'))).toEqual([]);
-    expect(table.dist).toContain('report/compare-entry.js');
+    expect(table.dist).toContain('compare/index.js');
     // Nor the chart builders, the report builder or the template reader (with its YAML parser):
     // those are for files that draw (--out .png/.svg/.html/.xlsx).
-    expect(table.dist.filter((m) => m.startsWith('charts/') || ['report/comparison-report.js', 'report/build-report.js', 'report/resolve-template.js'].includes(m))).toEqual([]);
+    expect(table.dist.filter((m) => m.startsWith('charts/') || ['compare/comparison-report.js', 'report/build-report.js', 'report/resolve-template.js'].includes(m))).toEqual([]);
     expect(table.all.filter((u) => u.includes('/node_modules/yaml/'))).toEqual([]);
     const drawn = await modulesOf(['compare', '--brands', 'Veros', '--markets', 'GB,DE', '--out', join(dir, 'cmp.svg')], env);
     expect(drawn.code).toBe(0);
-    expect(drawn.dist).toContain('report/comparison-report.js');
+    expect(drawn.dist).toContain('compare/comparison-report.js');
     expect(drawn.dist).toContain('charts/cross-market-bars.js');
     const parquet = await modulesOf(['compare', '--brands', 'Veros', '--markets', 'GB,DE', '--out', join(dir, 'cmp.parquet')], env);
     expect(parquet.code).toBe(0);

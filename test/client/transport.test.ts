@@ -272,7 +272,8 @@ describe('cancellation', () => {
     const pending = client.cities.page({}, { signal: controller.signal });
     setTimeout(() => controller.abort(), 100);
     await expect(pending).rejects.toBeInstanceOf(CancelledError);
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Well before the 10 s time limit (a loaded machine may take a second or two to get there).
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('stops during the backoff between retries', async () => {

@@ -10,7 +10,7 @@ import type { BrandscapeInput } from '../../src/frames/brandscape-input.js';
 import type { FrameMeta, FrameTable } from '../../src/frames/frame-table.js';
 import { companyRollup, type CompanyInput } from '../../src/frames/company-rollup.js';
 import { crossMarket } from '../../src/frames/cross-market.js';
-import { loadComparisonInput } from '../../src/frames/load-comparison-input.js';
+import { loadComparisonInput } from '../../src/load/load-comparison-input.js';
 import { sectorSummary } from '../../src/frames/sector-summary.js';
 import { toTidy } from '../../src/frames/to-tidy.js';
 

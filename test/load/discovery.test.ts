@@ -6,9 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AmbiguousBrandError,
   AmbiguousNameError,
-  UnknownBrandError,
+  UnknownNameError,
   UsageError,
   crossMarket,
   latestFullYear,
@@ -137,11 +136,11 @@ describe('comparisons take names', () => {
     const partial = crossMarketError(() => crossMarket(input, { year: 2024, metrics: ['esteem'], sectors: ['e'] }));
     expect(partial).toBeInstanceOf(AmbiguousNameError);
     const typo = crossMarketError(() => crossMarket(input, { year: 2024, metrics: ['esteem'], brands: ['Verso'] }));
-    expect(typo).toBeInstanceOf(UnknownBrandError);
-    expect((typo as UnknownBrandError).suggestions.map((s) => s.name)).toContain('Veros');
+    expect(typo).toBeInstanceOf(UnknownNameError);
+    expect((typo as UnknownNameError).suggestions.map((s) => s.name)).toContain('Veros');
     const ambiguous = crossMarketError(() => crossMarket(input, { year: 2024, metrics: ['esteem'], brands: ['a'] }));
-    expect(ambiguous).toBeInstanceOf(AmbiguousBrandError);
-    expect((ambiguous as AmbiguousBrandError).candidates.every((c) => c.markets.includes('GB'))).toBe(true);
+    expect(ambiguous).toBeInstanceOf(AmbiguousNameError);
+    expect((ambiguous as AmbiguousNameError).candidates.every((c) => c.markets.includes('GB'))).toBe(true);
   });
 });
 

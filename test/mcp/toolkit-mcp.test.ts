@@ -22,7 +22,7 @@ import { createClient } from '../../src/client/create-client.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { MAX_ANSWER_CHARS } from '../../src/mcp/tool-result.js';
 import { TOOLKIT_MCP_TOOLS } from '../../src/mcp/tool-names.js';
-import { compareBrands } from '../../src/report/compare-brands.js';
+import { compareBrands } from '../../src/compare/compare-brands.js';
 import { startEmulator } from '../helpers/client-harness.js';
 import { getJson, type ListBody } from '../helpers/http.js';
 

@@ -17,7 +17,7 @@ import { run } from '../../src/cli/main.js';
 import { createClient } from '../../src/client/create-client.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { crossMarket } from '../../src/frames/cross-market.js';
-import { loadComparisonInput } from '../../src/frames/load-comparison-input.js';
+import { loadComparisonInput } from '../../src/load/load-comparison-input.js';
 import { toTidy } from '../../src/frames/to-tidy.js';
 import type { ReportSpec } from '../../src/report/report-spec.js';
 import { writeXlsx } from '../../src/report/write-xlsx.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import type { UndocumentedRecord } from '../../src/client/undocumented-types.js';
 import { ResponseShapeError, UsageError } from '../../src/errors.js';
 import type { Emulator } from '../../src/emulator/index.js';
-import { loadTable } from '../../src/frames/load-table.js';
+import { loadTable } from '../../src/load/load-table.js';
 import { recordingClient, requestsTo, startEmulator } from '../helpers/client-harness.js';
 import { call } from '../helpers/http.js';
 

@@ -22,7 +22,7 @@ import {
   type ReportTable,
   type ScoreType,
   type StagedFile,
-} from '../../report/compare-entry.js';
+} from '../../compare/index.js';
 import { fromArgv, toNumber } from '../args.js';
 import { EXIT, sgr, type CommandIo, type TerminalChunk } from '../io.js';
 import { csvCell, shownPath } from '../output.js';

@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { UsageError } from '../../errors.js';
 import { archetypeName } from '../../frames/archetype-matrix.js';
-import { resolveBrands } from '../../frames/resolve-brands.js';
+import { resolveBrands } from '../../load/resolve-brands.js';
 import type { McpContext } from '../context.js';
 import { idOfNamed } from '../named-ids.js';
 import { studyOf } from '../study-of.js';

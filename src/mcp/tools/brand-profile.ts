@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { POWER_GRID_QUADRANTS } from '../../charts/power-grid.js';
 import { UsageError } from '../../errors.js';
-import { resolveBrands } from '../../frames/resolve-brands.js';
+import { resolveBrands } from '../../load/resolve-brands.js';
 import { metricValue } from '../../schemas/brandscape.js';
 import type { McpContext } from '../context.js';
 import { studyOf } from '../study-of.js';

@@ -5,8 +5,9 @@
  */
 import * as z from 'zod';
 import { renderPng } from '../../charts/render.js';
-import { compareBrands, type CompareBrandsOptions, type Comparison } from '../../report/compare-brands.js';
-import { comparisonChart } from '../../report/comparison-report.js';
+import { compareBrands } from '../../compare/compare-brands.js';
+import type { CompareBrandsOptions, Comparison } from '../../compare/types.js';
+import { comparisonChart } from '../../compare/comparison-report.js';
 import { SCORE_TYPE_NAMES, type ScoreType } from '../../schemas/score-types.js';
 import type { McpContext } from '../context.js';
 import { toMarkdownTable } from '../markdown-table.js';

@@ -4,7 +4,7 @@
  * conversations: the other tools take these names, codes and ids.
  */
 import * as z from 'zod';
-import { foldName } from '../../frames/resolve-brands.js';
+import { foldName } from '../../frames/fold-name.js';
 import type { McpContext } from '../context.js';
 import { MAX_ANSWER_CHARS, boundRows, jsonAnswer, type ToolAnswer } from '../tool-result.js';
 

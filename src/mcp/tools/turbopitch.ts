@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { TOOL_SLUGS, type ToolSlug } from '../../catalogue/tools.js';
 import type { CompetitiveSet } from '../../client/tools.js';
 import { UsageError } from '../../errors.js';
-import { resolveBrands } from '../../frames/resolve-brands.js';
+import { resolveBrands } from '../../load/resolve-brands.js';
 import type { McpContext } from '../context.js';
 import { idsOfNamed } from '../named-ids.js';
 import { studyOf } from '../study-of.js';

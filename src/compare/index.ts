@@ -5,17 +5,13 @@
  * (`comparisonChart`, `comparisonReport`) and the writers of files (workbook, HTML, PNG, Parquet)
  * stay in `brandscape-kit`, imported when a file is asked for.
  */
-export {
-  COMPARISON_RECORD_COLUMNS,
-  compareBrands,
-  type CompareBrandsOptions,
-  type Comparison,
-} from './compare-brands.js';
-export { checkOutputPath, stageFile, toOutputError, type StagedFile } from './atomic-file.js';
-export { cellColours } from './cell-colours.js';
-export { formatCell } from './format-cell.js';
-export type { ReportTable } from './report-spec.js';
-export { fromOptionText } from './template-params.js';
+export { compareBrands } from './compare-brands.js';
+export { COMPARISON_RECORD_COLUMNS, type CompareBrandsOptions, type Comparison } from './types.js';
+export { checkOutputPath, stageFile, toOutputError, type StagedFile } from '../report/atomic-file.js';
+export { cellColours } from '../report/cell-colours.js';
+export { formatCell } from '../report/format-cell.js';
+export type { ReportTable } from '../report/report-spec.js';
+export { fromOptionText } from '../report/template-params.js';
 export { UsageError } from '../errors.js';
 export type { FrameTable } from '../frames/frame-table.js';
 export { toTable } from '../frames/to-table.js';

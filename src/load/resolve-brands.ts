@@ -10,7 +10,8 @@ import type { BrandscapeClient } from '../client/brandscape-client.js';
 import { chunkIds } from '../client/url-budget.js';
 import { UsageError } from '../errors.js';
 import { linkSignals } from '../link-signals.js';
-import { compareNames } from './compare-names.js';
+import { compareNames } from '../frames/compare-names.js';
+import { editDistance, foldName } from '../frames/fold-name.js';
 
 /** A brand as given, and the brand it names. */
 export interface ResolvedBrand {
@@ -78,31 +79,6 @@ export const MAX_BRAND_NAME_LENGTH = 200;
 
 /** Searches in flight when the client does not say its concurrency (the client's default). */
 const DEFAULT_CONCURRENCY = 8;
-
-/** A name as compared: accents folded, lower case, single spaces. */
-export function foldName(name: string): string {
-  return name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
-}
-
-/**
- * Edit distance between two short texts, a swap of neighbouring letters counting as one edit
- * (optimal string alignment): "Verso" is one edit from "Veros", as a typist would judge it.
- */
-export function editDistance(a: string, b: string): number {
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
-      current[j] = d;
-    }
-    before = previous;
-    previous = current;
-  }
-  return previous[b.length]!;
-}
 
 /**
  * Resolves brands given by id or name. Ids are checked to exist (one request, or as many as it

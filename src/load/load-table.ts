@@ -8,8 +8,8 @@
 import type { BrandscapeClient, FetchAllOptions } from '../client/brandscape-client.js';
 import type { BrandscapeParams } from '../client/params.js';
 import type { LoadSummary, RecordSink } from '../loader/types.js';
-import type { FrameMeta, FrameRow, FrameTable } from './frame-table.js';
-import { TableBuilder, type ToTableOptions } from './to-table.js';
+import type { FrameMeta, FrameRow, FrameTable } from '../frames/frame-table.js';
+import { TableBuilder, type ToTableOptions } from '../frames/to-table.js';
 
 /** Anything that loads into a sink: every fetcher of a client (`client.brands`, `client.brandscape`, ...). */
 export interface LoadsInto<P> {

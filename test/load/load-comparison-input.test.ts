@@ -4,7 +4,7 @@
  * each load was given; a load that does not fail waits until its signal aborts.
  */
 import { describe, expect, it } from 'vitest';
-import { loadComparisonInput } from '../../src/frames/load-comparison-input.js';
+import { loadComparisonInput } from '../../src/load/load-comparison-input.js';
 
 type Client = Parameters<typeof loadComparisonInput>[0];
 type LoadName = 'catalogue' | 'brandscape' | 'studies' | 'brands' | 'companies' | 'stockPrices';

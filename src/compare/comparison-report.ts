@@ -10,9 +10,9 @@ import { crossYearLines } from '../charts/cross-year-lines.js';
 import type { ChartSpec } from '../charts/chart-spec.js';
 import { BrandscapeError } from '../errors.js';
 import { toolkitVersion } from '../version.js';
-import { queriesTable, readingNotes, sourceText } from './build-report.js';
-import type { Comparison } from './compare-brands.js';
-import type { AboutItem, ReportSpec, ReportTable } from './report-spec.js';
+import { queriesTable, readingNotes, sourceText } from '../report/build-report.js';
+import type { Comparison } from './types.js';
+import type { AboutItem, ReportSpec, ReportTable } from '../report/report-spec.js';
 
 /**
  * The comparison's chart: a heatmap of brands x markets per metric (bars against the mean for one

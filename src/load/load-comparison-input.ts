@@ -6,11 +6,11 @@
  * cache, a file, or a test.
  */
 import type { BrandscapeClient, FetchAllOptions } from '../client/brandscape-client.js';
-import type { BrandscapeInput, StudyRecord } from './brandscape-input.js';
-import type { CompanyInput } from './company-rollup.js';
+import type { BrandscapeInput, StudyRecord } from '../frames/brandscape-input.js';
+import type { CompanyInput } from '../frames/company-rollup.js';
 import { chunkIds, idsFitUrl } from '../client/url-budget.js';
 import type { RecordSink } from '../loader/types.js';
-import { TableBuilder } from './to-table.js';
+import { TableBuilder } from '../frames/to-table.js';
 import { resolveBrands } from './resolve-brands.js';
 
 export interface LoadComparisonOptions {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/create-client.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import type { FrameTable } from '../../src/frames/frame-table.js';
-import { brandscapeTable, loadTable } from '../../src/frames/load-table.js';
+import { brandscapeTable, loadTable } from '../../src/load/load-table.js';
 import { TableBuilder, toTable } from '../../src/frames/to-table.js';
 import { loadInto } from '../../src/loader/load-all.js';
 import type { FetchPage } from '../../src/loader/types.js';

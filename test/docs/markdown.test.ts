@@ -1,5 +1,6 @@
 /**
- * The README's examples run, so an example that stops working fails the build:
+ * The examples of every Markdown file (README.md, CONTRIBUTING.md, docs/*.md) run, so an example
+ * that stops working fails the build:
  *
  * - every ```ts block is a complete program: it is type-checked (strict, NodeNext, importing the
  *   built package by its name, as a user's project would) and run with Node against an emulator
@@ -8,7 +9,9 @@
  *   `$ ` prompt, in a ```sh, ```bash, ```shell or ```console block) is run against the same emulator
  *   in a scratch directory, and its exit code checked: 0, or N when the line's comment starts with
  *   `# exit N`. A command that serves (`brandscape emulator`) must print its URL; it is run on port 0
- *   and stopped.
+ *   and stopped;
+ * - relative links lead to files that exist, and their `#anchors` to headings or `<a id>`s there;
+ *   paths named in backticks (`src/...`, `test/...`) exist in the repository.
  *
  * A block that is deliberately not runnable says so in its info string: ```ts notebook (code for
  * a notebook cell, such as `await display(spec)`: type-checked, not run; the notebooks themselves
@@ -16,18 +19,17 @@
  * type-checked, not run), ```ts no-run or ```sh no-run. A ```ts no-account block runs with no
  * service configured at all (no BRANDSCAPE_BASE_URL or BRANDSCAPE_TOKEN): the README's first block
  * is one, as it promises that everything runs with no account. Blocks in other languages (cron,
- * yaml) are not run.
+ * yaml, json, http) are not run.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const BIN = join(ROOT, 'dist', 'cli', 'bin.js');
 
 export interface CodeBlock {
@@ -83,49 +85,103 @@ export function cliExamples(blocks: readonly CodeBlock[]): CliExample[] {
   return out;
 }
 
-const blocks = codeBlocks(README);
-const programs = blocks.filter((b) => (b.lang === 'ts' || b.lang === 'typescript') && !b.flags.includes('no-run'));
-const runnable = programs.filter((b) => !b.flags.includes('notebook') && !b.flags.includes('live'));
-const examples = cliExamples(blocks);
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+export function headingAnchor(heading: string): string {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+}
 
-describe('the README', () => {
-  let emulator: Emulator;
-  let dir: string;
-  let env: NodeJS.ProcessEnv;
-  const files = new Map<CodeBlock, string>();
+/** The anchors a Markdown text offers: its headings' and its `<a id>`s. */
+function anchorsOf(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  let inFence = false;
+  for (const line of markdown.split('\n')) {
+    if (/^```/.test(line)) inFence = !inFence;
+    if (inFence) continue;
+    const heading = /^#{1,6}\s+(.*)$/.exec(line);
+    if (heading) anchors.add(headingAnchor(heading[1]!));
+    for (const m of line.matchAll(/<a id="([^"]+)"/g)) anchors.add(m[1]!);
+  }
+  return anchors;
+}
 
-  beforeAll(async () => {
-    emulator = await createEmulator({ port: 0 });
-    // A scratch project outside the repository whose node_modules is this one's: examples import
-    // `brandscape-kit` (linked to this checkout on install) and write their files here.
-    dir = mkdtempSync(join(tmpdir(), 'brandscape-readme-'));
-    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-    env = { ...process.env, BRANDSCAPE_BASE_URL: emulator.url, BRANDSCAPE_TOKEN: emulator.token, NO_COLOR: '1' };
-    delete env['BRANDSCAPE_API_VERSION'];
-    for (const [i, block] of programs.entries()) {
-      const file = join(dir, `example-${String(i + 1).padStart(2, '0')}-line-${block.line}.mts`);
+interface Doc {
+  /** Repository-relative path. */
+  path: string;
+  text: string;
+  programs: CodeBlock[];
+  runnable: CodeBlock[];
+  examples: CliExample[];
+}
+
+const DOC_PATHS = ['README.md', 'CONTRIBUTING.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const DOCS: Doc[] = DOC_PATHS.map((path) => {
+  const text = readFileSync(join(ROOT, path), 'utf8');
+  const blocks = codeBlocks(text);
+  const programs = blocks.filter((b) => (b.lang === 'ts' || b.lang === 'typescript') && !b.flags.includes('no-run'));
+  return { path, text, programs, runnable: programs.filter((b) => !b.flags.includes('notebook') && !b.flags.includes('live')), examples: cliExamples(blocks) };
+});
+const README = DOCS[0]!;
+
+let emulator: Emulator;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+const files = new Map<CodeBlock, string>();
+
+beforeAll(async () => {
+  emulator = await createEmulator({ port: 0 });
+  // A scratch project outside the repository whose node_modules is this one's: examples import
+  // `brandscape-kit` (linked to this checkout on install) and write their files here.
+  dir = mkdtempSync(join(tmpdir(), 'brandscape-docs-'));
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  env = { ...process.env, BRANDSCAPE_BASE_URL: emulator.url, BRANDSCAPE_TOKEN: emulator.token, NO_COLOR: '1' };
+  delete env['BRANDSCAPE_API_VERSION'];
+  for (const doc of DOCS) {
+    for (const block of doc.programs) {
+      const file = join(dir, `${doc.path.replace(/[/.]/g, '-')}-line-${block.line}.mts`);
       writeFileSync(file, block.code);
       files.set(block, file);
     }
+  }
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the documentation', () => {
+  it('covers the README, CONTRIBUTING and the docs pages, with runnable examples', () => {
+    expect(DOC_PATHS).toEqual(expect.arrayContaining(['README.md', 'CONTRIBUTING.md', 'docs/service.md', 'docs/cli.md']));
+    expect(DOCS.flatMap((d) => d.runnable).length).toBeGreaterThanOrEqual(10);
+    expect(DOCS.flatMap((d) => d.examples).length).toBeGreaterThanOrEqual(20);
   });
 
-  afterAll(async () => {
-    await emulator?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+  it('opens with a program that runs with no account, the live-service variant beside it', () => {
+    expect(README.programs[0]?.flags).toContain('no-account');
+    expect(README.programs[1]?.flags).toContain('live');
+    // About 8-10 KB: what the toolkit is, the two commands, a way in per use, where to go next.
+    expect(Buffer.byteLength(README.text)).toBeLessThan(11_000);
+    expect(README.text.slice(0, 400)).toMatch(/BAV/);
+    expect(README.text.slice(0, 400)).toMatch(/The Fount/);
   });
 
-  it('has runnable TypeScript examples and CLI examples, and its references exist', () => {
-    expect(runnable.length).toBeGreaterThanOrEqual(4);
-    // The first code block is a program that runs with no account, the live-service variant beside it.
-    expect(programs[0]?.flags).toContain('no-account');
-    expect(programs[1]?.flags).toContain('live');
-    expect(examples.length).toBeGreaterThanOrEqual(10);
-    // Files the README names by path exist in the repository.
-    const paths = [...README.matchAll(/`((?:src|test|templates|notebooks|\.ci)\/[\w./-]+)`|\]\((?!https?:)([^)#]+)\)/g)].map((m) => m[1] ?? m[2] ?? '');
-    expect(paths.length).toBeGreaterThan(0);
-    const missing = paths.filter((p) => !existsSync(join(ROOT, p)));
-    expect(missing).toEqual([]);
-    expect(README).not.toMatch(/REFERENCE\.md|REFERENCE §/);
+  it.for(DOCS.map((d) => [d.path, d] as const))('%s: its links and the paths it names exist', ([, doc]) => {
+    const here = dirname(join(ROOT, doc.path));
+    const problems: string[] = [];
+    for (const m of doc.text.matchAll(/`((?:src|test|templates|notebooks|scripts|docs|\.ci)\/[\w./-]+)`/g)) {
+      if (!existsSync(join(ROOT, m[1]!))) problems.push(`\`${m[1]}\` does not exist`);
+    }
+    for (const m of doc.text.matchAll(/\]\((?!https?:|mailto:)([^)\s]*)\)/g)) {
+      const [target = '', anchor] = m[1]!.split('#');
+      const file = target === '' ? join(ROOT, doc.path) : join(here, target);
+      if (!existsSync(file)) {
+        problems.push(`${m[1]} leads to ${relative(ROOT, file)}, which does not exist`);
+        continue;
+      }
+      if (anchor && file.endsWith('.md') && !anchorsOf(readFileSync(file, 'utf8')).has(anchor)) problems.push(`${m[1]}: no heading or <a id> "${anchor}" in ${relative(ROOT, file)}`);
+    }
+    expect(problems).toEqual([]);
+    expect(doc.text).not.toMatch(/REFERENCE\.md|REFERENCE §/);
   });
 
   it('TypeScript examples type-check as a user project would (strict, NodeNext, the package by name)', () => {
@@ -145,8 +201,10 @@ describe('the README', () => {
     });
     expect(problems).toEqual([]);
   }, 120_000);
+});
 
-  it.for(runnable.map((b) => [b.line, b] as const))('the TypeScript example at line %i runs against the emulator', { timeout: 180_000 }, async ([, block]) => {
+describe.for(DOCS.filter((d) => d.runnable.length + d.examples.length > 0).map((d) => [d.path, d] as const))('%s', ([, doc]) => {
+  it.for(doc.runnable.map((b) => [b.line, b] as const))('the TypeScript example at line %i runs against the emulator', { timeout: 180_000 }, async ([, block]) => {
     const file = files.get(block)!;
     const js = ts.transpileModule(block.code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false } }).outputText;
     const mjs = file.replace(/\.mts$/, '.mjs');
@@ -154,13 +212,13 @@ describe('the README', () => {
     const noAccount = block.flags.includes('no-account');
     const blockEnv = noAccount ? Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith('BRANDSCAPE_'))) : env;
     const result = await run(process.execPath, [mjs], { cwd: dir, env: blockEnv, timeoutMs: 170_000 });
-    expect(result.code, `${block.code}\n--- stderr:\n${result.stderr}`).toBe(0);
+    expect(result.code, `${doc.path}:${block.line}\n${block.code}\n--- stderr:\n${result.stderr}`).toBe(0);
     if (noAccount) expect(result.stdout).toContain('embedded emulator');
   });
 
-  it.for(examples.map((e) => [e.command, e] as const))('%s', { timeout: 180_000 }, async ([, example]) => {
-    // A scratch directory laid out like the repository the README is read in: it has reports/.
-    const cwd = join(dir, `cli-${example.line}`);
+  it.for(doc.examples.map((e) => [`line ${e.line}: ${e.command}`, e] as const))('%s', { timeout: 180_000 }, async ([, example]) => {
+    // A scratch directory laid out like the repository the docs are read in: it has reports/.
+    const cwd = join(dir, `cli-${doc.path.replace(/[/.]/g, '-')}-${example.line}`);
     mkdirSync(join(cwd, 'reports'), { recursive: true });
     const serves = /^emulator\b/.test(example.args);
     const args = serves ? example.args.replace(/--port\s+\d+/, '--port 0') : example.args;
@@ -172,7 +230,7 @@ describe('the README', () => {
       return;
     }
     const result = await run('bash', ['-c', script], { cwd, env, timeoutMs: 170_000 });
-    expect(result.code, `line ${example.line}: ${example.command}\n--- stderr:\n${result.stderr}`).toBe(example.exit);
+    expect(result.code, `${doc.path}:${example.line}: ${example.command}\n--- stderr:\n${result.stderr}`).toBe(example.exit);
   });
 });
 
