@@ -264,6 +264,26 @@ export type { ShowProgressOptions } from './notebook/show-progress.js';
 // Brands by name
 export { AmbiguousBrandError, UnknownBrandError, resolveBrands } from './load/resolve-brands.js';
 export type { BrandCandidate, ResolvedBrand } from './load/resolve-brands.js';
+export { AmbiguousNameError, UnknownNameError } from './frames/resolve-entities.js';
+export type { NamedEntityKind } from './frames/resolve-entities.js';
+
+// Discovery: what exists (markets, years, studies, audiences, metrics), names to ids, the latest
+// full year of some markets and a brand's competitors, each one call
+export { latestFullYear } from './load/latest-full-year.js';
+export { loadAudiences } from './load/load-audiences.js';
+export type { AudienceRow, LoadAudiencesOptions } from './load/load-audiences.js';
+export { loadCompetitors } from './load/load-competitors.js';
+export type { CompetitorRow, LoadCompetitorsOptions } from './load/load-competitors.js';
+export { loadMarkets } from './load/load-markets.js';
+export type { MarketRow } from './load/load-markets.js';
+export { loadMetrics } from './load/load-metrics.js';
+export type { LoadMetricsOptions, MetricRow } from './load/load-metrics.js';
+export { loadStudies } from './load/load-studies.js';
+export type { LoadStudiesOptions, StudyRow } from './load/load-studies.js';
+export { loadYears } from './load/load-years.js';
+export type { LoadYearsOptions, YearRow } from './load/load-years.js';
+export { resolveAudience, resolveMarkets, resolveSectors } from './load/resolve-names.js';
+export type { ResolvedAudience, ResolvedMarket, ResolvedSector } from './load/resolve-names.js';
 
 // Reports (templates -> data -> ReportSpec -> workbook and HTML; exceljs and the zip library load on first write)
 export { OutputError } from './io/atomic-file.js';

@@ -38,6 +38,26 @@ const commands: Record<string, CommandEntry> = {
     summary: 'Compare brands across markets or years: a table, CSV/JSON, or a workbook, chart or page',
     load: () => import('./commands/compare.js').then((m) => ({ help: m.compareHelp, run: m.runCompare })),
   },
+  markets: {
+    summary: 'List the markets with released studies, their regions and years',
+    load: () => import('./commands/discover.js').then((m) => m.discoveryCommand('markets')),
+  },
+  years: {
+    summary: 'List the years with released studies, overall or in some markets',
+    load: () => import('./commands/discover.js').then((m) => m.discoveryCommand('years')),
+  },
+  studies: {
+    summary: 'List the released studies of some markets and years',
+    load: () => import('./commands/discover.js').then((m) => m.discoveryCommand('studies')),
+  },
+  audiences: {
+    summary: 'List the audiences (All Adults, Female, Age 18-34, ...)',
+    load: () => import('./commands/discover.js').then((m) => m.discoveryCommand('audiences')),
+  },
+  metrics: {
+    summary: 'List the metric keys, names, groups, score types and columns',
+    load: () => import('./commands/discover.js').then((m) => m.discoveryCommand('metrics')),
+  },
   report: {
     summary: 'Build a report (Excel workbook and HTML) from a template',
     load: () => import('./commands/report.js').then((m) => ({ help: m.reportHelp, run: m.runReportCommand })),

@@ -12,6 +12,7 @@ import { sourceOf } from '../report/report-source.js';
 import { checkMarkets, loadBasics, loadRows, loadStudiesOfBrands, type CompareClient } from './load.js';
 import { chooseScope, planRequest, type StudyInfo } from './plan.js';
 import { shapeComparison } from './shape.js';
+import { resolveAudience, toMarketCodes } from '../load/resolve-names.js';
 import type { CompareBrandsOptions, Comparison } from './types.js';
 
 
@@ -30,7 +31,12 @@ import type { CompareBrandsOptions, Comparison } from './types.js';
  * const us = await compareBrands(client, { brands: ['Veros'], markets: ['US'], metrics: ['esteem_c'] }); // by year, the last five years
  */
 export async function compareBrands(client: CompareClient, options: CompareBrandsOptions): Promise<Comparison> {
-  const request = planRequest(options);
+  // Markets and an audience by name become codes and an id first (a request each, only when a name is given).
+  const signal = options.signal ? { signal: options.signal } : {};
+  const audience =
+    typeof options.audience === 'string' && !/^\s*\d+\s*$/.test(options.audience) ? (await resolveAudience(client, options.audience, signal)).id : options.audience === undefined ? undefined : Number(options.audience);
+  const markets = options.markets === undefined ? undefined : await toMarketCodes(client, options.markets, signal);
+  const request = planRequest({ ...options, ...(markets ? { markets } : {}), ...(audience === undefined ? {} : { audience }) });
   const basics = await loadBasics(client, request, options);
   const queries = [...basics.queries];
   // Markets: as given (each must have studies), or wherever one of the brands is studied.

@@ -51,7 +51,8 @@ export function planRequest(options: CompareBrandsOptions): ComparisonRequest {
   if (marketsGiven?.length === 0) throw COMPARE_ERRORS.emptyMarkets();
   const yearsGiven = options.years === undefined ? undefined : [...new Set(options.years)];
   const by = inferBy(options.by, marketsGiven?.length ?? 0, yearsGiven?.length ?? 0, options.waves === true);
-  const audienceId = options.audience ?? 1;
+  // compareBrands has turned an audience name into its id by now.
+  const audienceId = Number(options.audience ?? 1);
   if (!Number.isInteger(audienceId) || audienceId < 1) throw COMPARE_ERRORS.badAudience(audienceId);
   const byDefault = (options.metrics ?? []).length === 0 && (options.metricGroups ?? []).length === 0;
   return { refs, marketsGiven, yearsGiven, by, waves: options.waves === true, audienceId, byDefault };

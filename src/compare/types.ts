@@ -30,8 +30,8 @@ export interface CompareBrandsOptions {
    * (`by: 'year'`).
    */
   years?: readonly YearValue[];
-  /** Audience id (default 1, All Adults). */
-  audience?: number;
+  /** Audience by id or name (`'Female'`, case and accents ignored); default 1, All Adults. */
+  audience?: number | string;
   /** Metric keys (`differentiation`), exact columns (`esteem_c`) or metric names (`Brand Stature`). */
   metrics?: readonly string[];
   /** Metric groups (`pillars`, `imagery`); default `pillars` when no metric is given. */

@@ -82,12 +82,15 @@ export interface BrandscapeSelection {
   audience?: number;
   /** De-duplication (default `auto`); see `DedupeMode`. */
   dedupe?: DedupeMode;
-  /** Brands to keep (ids). */
-  brands?: readonly number[];
-  /** Keep the brands of these companies (ids). */
-  companies?: readonly number[];
-  /** Keep the brands of these sectors (ids). */
-  sectors?: readonly number[];
+  /**
+   * Brands to keep: ids, or names (a global or local name in the rows; case and accents ignored; a
+   * name that fits several brands is a UsageError listing them).
+   */
+  brands?: readonly (number | string)[];
+  /** Keep the brands of these companies (ids or names). */
+  companies?: readonly (number | string)[];
+  /** Keep the brands of these sectors (ids or names, e.g. `'Automotive'`). */
+  sectors?: readonly (number | string)[];
   /** Markets to keep: country ids, ISO alpha-2 codes or names (default: every market in the rows). */
   markets?: readonly (number | string)[];
   /**

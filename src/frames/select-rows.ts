@@ -8,6 +8,8 @@ import type { BrandscapeSelection } from './brandscape-input.js';
 import { entityIds } from './entity-of.js';
 import { INT_NULL } from './frame-table.js';
 import type { PreparedBrandscape, StudyInfo } from './prepare-brandscape.js';
+import { resolveEntities } from './resolve-entities.js';
+import { foldName } from './fold-name.js';
 
 /** What `selectRows` was asked for and found no rows for (filled only with `missing: 'note'`). */
 export interface MissingSelection {
@@ -105,7 +107,7 @@ function resolveMarkets(prep: PreparedBrandscape, selection: Selection, rows: In
   const missing: (number | string)[] = [];
   for (const m of markets) {
     const match = [...present.values()].find((s) =>
-      typeof m === 'number' ? s.countryId === m : s.countryCode.toUpperCase() === m.toUpperCase() || s.market.toLowerCase() === m.toLowerCase(),
+      typeof m === 'number' ? s.countryId === m : s.countryCode.toUpperCase() === m.trim().toUpperCase() || foldName(s.market) === foldName(m),
     );
     if (match) out.add(match.countryId);
     else missing.push(m);
@@ -146,9 +148,13 @@ export function audienceRows(prep: PreparedBrandscape, audience: number): Int32A
 /** Keeps rows whose brand, company and sector pass the selection's filters. */
 function entityFilter(prep: PreparedBrandscape, rows: Int32Array, selection: Selection, missing: MissingSelection): Int32Array {
   const tests: ((row: number) => boolean)[] = [];
-  const check = (name: 'brands' | 'companies' | 'sectors', ids: readonly number[] | undefined, perRow: () => Int32Array) => {
-    if (ids === undefined) return;
-    if (ids.length === 0) throw new DataError(`The selection of ${name} is empty.`, [name], []);
+  const kindOf = { brands: 'brand', companies: 'company', sectors: 'sector' } as const;
+  const check = (name: 'brands' | 'companies' | 'sectors', refs: readonly (number | string)[] | undefined, perRow: () => Int32Array) => {
+    if (refs === undefined) return;
+    if (refs.length === 0) throw new DataError(`The selection of ${name} is empty.`, [name], []);
+    // Names are resolved against every row given (not only the selected ones), so that a brand
+    // named but without rows in these markets is reported as missing, not as unknown.
+    const ids = resolveEntities(prep, kindOf[name], refs);
     const wanted = new Set(ids);
     const values = perRow();
     const present = new Set<number>();

@@ -11,6 +11,7 @@ import type { CompanyInput } from '../frames/company-rollup.js';
 import { chunkIds, idsFitUrl } from '../client/url-budget.js';
 import type { RecordSink } from '../loader/types.js';
 import { TableBuilder } from '../frames/to-table.js';
+import { resolveBrands } from './resolve-brands.js';
 
 export interface LoadComparisonOptions {
   /** Markets (ISO alpha-2 codes), e.g. `['GB', 'DE', 'US']`. */
@@ -29,8 +30,9 @@ export interface LoadComparisonOptions {
    * `studies` loads the rows of these studies (`filter[studies]`) instead of every study of the
    * markets and years: the full-year studies alone, say, without the US quarterly waves of the
    * same years (the studies are given by id; the markets and years still name their context).
+   * Brands may be given by name, as `resolveBrands` takes them (`['Veros', 'Polora']`).
    */
-  only?: { brands?: readonly number[]; companies?: readonly number[]; sectors?: readonly number[]; studies?: readonly number[] };
+  only?: { brands?: readonly (number | string)[]; companies?: readonly number[]; sectors?: readonly number[]; studies?: readonly number[] };
   /**
    * Studies already loaded with their country and year (`client.studies.all({ include: ['country',
    * 'year'] })`) that cover the studies of the rows: given, they are not asked for again. A caller
@@ -91,7 +93,10 @@ export async function loadComparisonInput(client: Client, options: LoadCompariso
   // comparisons select the same brands, companies or sectors from the rows, so the result is the
   // same, from a larger load; the load itself could not be asked for.
   const fitting = (ids: readonly number[] | undefined) => (ids === undefined || !idsFitUrl(ids) ? undefined : [...ids]);
-  const only = { ...options.only, brands: fitting(options.only?.brands), companies: fitting(options.only?.companies), sectors: fitting(options.only?.sectors) };
+  // Brands by name are looked up first (a search each).
+  const given = options.only?.brands;
+  const brandRefs = given?.some((b) => typeof b === 'string') ? (await resolveBrands(client, given, options.load?.signal ? { signal: options.load.signal } : {})).map((b) => b.id) : (given as readonly number[] | undefined);
+  const only = { ...options.only, brands: fitting(brandRefs), companies: fitting(options.only?.companies), sectors: fitting(options.only?.sectors) };
   const brandIds = only.brands;
   // Every load gets one signal, aborted when the caller's is or when any load fails: the loads run
   // concurrently, and without it the others would go on fetching pages nobody will read.

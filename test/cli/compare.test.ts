@@ -444,7 +444,9 @@ describe('other usage errors exit 2 before any row is loaded', () => {
     ['no --brands', ['--markets', 'GB,DE'], /compare needs --brands/],
     ['a brand as a positional argument', ['Veros'], /compare takes options only, not 'Veros'/],
     ['a market that has no study', ['--markets', 'UK,DE'], /No released study for market UK\. Did you mean GB\?/],
-    ['a market code of the wrong shape', ['--markets', 'GBR'], /--markets: 'GBR' is not a market code/],
+    ['a market name that fits none', ['--markets', 'GB,Germny'], /No market with studies is named 'Germny'\. The nearest names: Germany \(DE\)/],
+    ['an audience name that fits several', ['--markets', 'GB,DE', '--audience', 'gen'], /The audience 'gen' could be any of:\n {2}7 Gen Z\n {2}9 Gen X/],
+    ['an audience name that fits none', ['--markets', 'GB,DE', '--audience', 'martians'], /No audience is named 'martians'/],
     ['a mistyped metric', ['--markets', 'GB,DE', '--metrics', 'esteme'], /'esteme' is not a metric.*Did you mean esteem\?/],
     ['an unknown group', ['--markets', 'GB,DE', '--metric-groups', 'brand'], /'brand' is not a metric group\. Groups: pillars/],
     ['columns of two score types', ['--markets', 'GB,DE', '--metrics', 'esteem_c,relevance_rank'], /different score types \(c, rank\)/],
@@ -674,4 +676,19 @@ describe('documented examples', () => {
       expect(r.stdout.length).toBeGreaterThan(0);
     }
   }, 60_000);
+});
+
+describe('markets and the audience by name', () => {
+  it('--markets by name and --audience by name give what codes and ids give', async () => {
+    const byName = await cli(['compare', '--brands', 'Veros', '--markets', 'United Kingdom,germany', '--audience', 'FEMALE', '--metrics', 'esteem', '--format', 'json']);
+    const byId = await cli(['compare', '--brands', 'Veros', '--markets', 'GB,DE', '--audience', '2', '--metrics', 'esteem', '--format', 'json']);
+    expect(byName.code, byName.stderr).toBe(0);
+    expect(byId.code).toBe(0);
+    expect(byName.stdout).toBe(byId.stdout);
+    const records = JSON.parse(byName.stdout) as { country_code: string; audience_id: number }[];
+    expect(records.map((r) => r.country_code)).toEqual(['GB', 'DE']);
+    expect(new Set(records.map((r) => r.audience_id))).toEqual(new Set([2]));
+    const table = await cli(['compare', '--brands', 'Veros', '--markets', 'GB,DE', '--audience', 'female', '--metrics', 'esteem']);
+    expect(table.stdout).toMatch(/percentile ranks, Female \(audience 2\)/);
+  });
 });

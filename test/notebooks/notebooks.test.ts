@@ -2,7 +2,8 @@
  * The notebooks in notebooks/: committed without outputs, each opening with its question and
  * importing the package by name (public entry points only); executed top to bottom with Jupyter's
  * nbconvert and the tslab kernel against the embedded emulator, every chart cell showing a chart
- * (one output with the Vega-Lite 5 spec, SVG and PNG, no HTML); the HTML copies, opened in
+ * (one output with the Vega-Lite 5 spec, SVG and PNG, no HTML) and every table display an HTML
+ * table with its text; the HTML copies, opened in
  * headless Chromium, show every chart (its PNG: see HTML_PRIORITY in test/helpers/notebooks.mjs).
  *
  * Without Jupyter the execution tests skip and say why; with CI=true a missing Jupyter fails
@@ -95,7 +96,7 @@ describe('the notebooks executed with Jupyter (tslab kernel, embedded emulator)'
     skip(`skipped: ${jupyter.reason}`);
   };
 
-  it.for(EXPECTED)('%s runs top to bottom; every chart cell shows a chart', { timeout: 400_000 }, (name, ctx) => {
+  it.for(EXPECTED)('%s runs top to bottom; every display() shows a chart or a table', { timeout: 400_000 }, (name, ctx) => {
     needJupyter((note) => ctx.skip(note));
     if (!jupyter.ok) return;
     const result = (executeNotebook as (j: string, e: NodeJS.ProcessEnv, nb: string, out: string) => { status: number; output: string; file: string })(
@@ -113,16 +114,23 @@ describe('the notebooks executed with Jupyter (tslab kernel, embedded emulator)'
     expect(outputs.filter((o) => o.output_type === 'stream' && o.name === 'stderr').map((o) => text(o.text ?? ''))).toEqual([]);
     // connect() said which service it used.
     expect(outputs.some((o) => /Using an embedded emulator of the Brand Data Service at http:\/\/127\.0\.0\.1:\d+/.test(text(o.text ?? '')))).toBe(true);
-    const chartCells = code.filter((c) => /\bdisplay\(/.test(text(c.source)));
-    expect(chartCells.length).toBeGreaterThan(0);
-    for (const cell of chartCells) {
-      const charts = (cell.outputs ?? []).filter((o) => o.data?.['image/png'] !== undefined || o.data?.['image/svg+xml'] !== undefined);
-      expect(charts.length, `no chart shown by:\n${text(cell.source)}`).toBeGreaterThan(0);
-      for (const chart of charts) {
-        expect(Object.keys(chart.data ?? {}).sort()).toEqual(['application/vnd.vegalite.v5+json', 'image/png', 'image/svg+xml', 'text/plain']);
-      }
+    // Every display() shows a chart (the Vega-Lite 5 spec, SVG and PNG, no HTML) or a table (an
+    // HTML table and its text: for a table, HTML is the right output).
+    const isChart = (o: Output) => o.data?.['image/png'] !== undefined || o.data?.['image/svg+xml'] !== undefined;
+    const isTable = (o: Output) => o.data?.['text/html'] !== undefined;
+    const displayCells = code.filter((c) => /\bdisplay\(/.test(text(c.source)));
+    expect(displayCells.filter((c) => (c.outputs ?? []).some(isChart)).length).toBeGreaterThan(0);
+    for (const cell of displayCells) {
+      const shown = (cell.outputs ?? []).filter((o) => isChart(o) || isTable(o));
+      expect(shown.length, `nothing shown by:\n${text(cell.source)}`).toBeGreaterThan(0);
     }
-    expect(outputs.filter((o) => o.data?.['text/html'] !== undefined)).toEqual([]);
+    for (const chart of outputs.filter(isChart)) {
+      expect(Object.keys(chart.data ?? {}).sort()).toEqual(['application/vnd.vegalite.v5+json', 'image/png', 'image/svg+xml', 'text/plain']);
+    }
+    for (const table of outputs.filter(isTable)) {
+      expect(Object.keys(table.data ?? {}).sort()).toEqual(['text/html', 'text/plain']);
+      expect(text(table.data?.['text/html'] as string | string[])).toMatch(/^<div class="bk-table"><style>[^<]*<\/style><table>/);
+    }
   });
 
   it('their HTML copies show every chart in Chromium', { timeout: 300_000 }, async (ctx) => {

@@ -45,8 +45,8 @@ Options:
   --brands A,B           Brands by name or id, comma-separated (repeatable). Names ignore case and
                          accents ("emmo cafe" is Emmo Café); a name that fits several brands, or
                          none, stops with the candidates or the nearest names
-  --markets GB,DE,FR     Markets by ISO code (default: every market where one of the brands is
-                         studied in the year)
+  --markets GB,DE,FR     Markets by ISO code or name (default: every market where one of the
+                         brands is studied in the year); 'brandscape markets' lists them
   --years Y,Y            Years: 2024, ranges (2021..2024), latest, latest-1. Default: the latest
                          full year released in every market named (without --markets, the latest
                          the brands are studied in); with --by year, the 5 years up to it
@@ -55,12 +55,14 @@ Options:
                          Left out, it follows from what is given: several years, or one market,
                          compare years; one year, or several markets (or none), compare markets.
                          One market and one year, or several of each, need --by or another value
-  --metrics A,B          Metric keys (differentiation), exact columns (esteem_c) or names
+  --metrics A,B          Metric keys (differentiation), exact columns (esteem_c) or names;
+                         'brandscape metrics' lists them
   --metric-groups A,B    Every metric of these groups, e.g. pillars (the default), power_grid,
                          imagery, commitment
   --score-type T         For metric keys: rank (percentile rank 0-100, the default), c (construct
                          score), pct, brandscape_index, category_index, value
-  --audience ID          Audience id (default 1, All Adults)
+  --audience ID|NAME     Audience by id or name, e.g. female or "Age 18-34" (default 1, All
+                         Adults); 'brandscape audiences' lists them
   --waves                With --by year: US quarterly waves as periods of their own (by default
                          only full-year studies are compared, never mixed with waves)
   --format F             What to print on stdout: table (default), csv, json or ndjson. csv, json
@@ -237,11 +239,13 @@ export async function runCompare(argv: readonly string[], io: CommandIo): Promis
   const scoreType = oneOf('--score-type', values['score-type'], Object.keys(SCORE_TYPES) as ScoreType[]);
   const by = oneOf('--by', values.by, ['market', 'year'] as const);
   const format: StdoutFormat = oneOf('--format', values.format, FORMATS) ?? 'table';
-  const audience = toNumber('audience', values.audience, { min: 1, integer: true });
+  // An id, or a name (resolved by compareBrands).
+  const audience = values.audience === undefined ? undefined : /^\s*-?\d/.test(values.audience) ? toNumber('audience', values.audience, { min: 1, integer: true }) : values.audience.trim();
   const list = (v: readonly string[] | undefined) => joined(v)?.split(',').map((s) => s.trim()).filter((s) => s !== '');
   const options: CompareBrandsOptions = {
     brands: fromOptionText('brands', joined(values.brands)!, '--brands'),
-    ...(values.markets ? { markets: fromOptionText('markets', joined(values.markets)!, '--markets') } : {}),
+    // Codes or names ("United Kingdom"): compareBrands resolves names and checks codes.
+    ...(values.markets ? { markets: list(values.markets)! } : {}),
     ...(values.years ? { years: fromOptionText('years', joined(values.years)!, '--years') } : {}),
     ...(by ? { by } : {}),
     ...(values.metrics ? { metrics: list(values.metrics)! } : {}),
