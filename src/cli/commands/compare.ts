@@ -17,7 +17,7 @@ import { EXIT, sgr, type CommandIo, type TerminalChunk } from '../io.js';
 import { csvCell, shownPath } from '../output.js';
 import { createProgressBar } from '../progress.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
-import { trendRuleText } from '../../index.js';
+import { trendRuleText } from '../../frames/trend-rule.js';
 import { colourModeOf, toTerminalTable } from '../terminal-table.js';
 import type { ChartSpec, ReportSpec } from '../../index.js';
 
