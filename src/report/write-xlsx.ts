@@ -1,14 +1,14 @@
 /**
- * The workbook writer (DESIGN.md rule 5: one of the only files that import exceljs or a zip
- * library): an About sheet, one sheet per section (an Excel table with number formats, a frozen
- * header, colour scales, the chart as an image beside the table) and a Data sheet of tidy rows.
+ * The workbook writer (DESIGN.md rule 5: with xlsx-data-sheet.ts, the only files that import
+ * exceljs or a zip library): an About sheet, one sheet per section (an Excel table with number
+ * formats, a frozen header, colour scales, the chart as an image beside the table) and a Data sheet
+ * of tidy rows.
  *
  * exceljs builds the small sheets in memory (it has tables and images; its streaming writer has
  * neither), but takes minutes and gigabytes for a 100,000-row sheet (NOTES.md). So the Data sheet
- * is built by exceljs as a placeholder (an Excel table of a header and one styled row, frozen:
- * styles, relationships, table part and content types all right), and then only that sheet's XML
- * part is replaced in the zip by one streamed row by row, compressed by zlib on a worker thread
- * while the rows are written, and the table's range is widened to the rows written.
+ * is built by exceljs here as a placeholder (an Excel table of a header and one styled row,
+ * frozen: styles, relationships, table part and content types all right), and xlsx-data-sheet.ts
+ * replaces that sheet's XML part in the zip by one streamed row by row.
  *
  * Size: every Data cell keeps its `r` reference. The reference is optional (ECMA-376 Part 1,
  * section 18.3.1.4), and without it the sheet compresses to about a third, but exceljs's own reader (and
@@ -16,19 +16,15 @@
  * reader. Integer columns carry no number format (General shows them whole), the Data sheet holds
  * only the template's sectors and companies, and zlib works at its default level 6, as xlsxwriter's.
  */
-import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Workbook, Worksheet } from 'exceljs';
-import { unzipSync } from 'fflate';
-import { ZipFile } from 'yazl';
 import { renderPng } from '../charts/render.js';
 import { writeFileAtomically } from '../io/atomic-file.js';
 import { SCALE_COLOURS, argbOf } from './cell-colours.js';
 import { excelNumberFormat, formatCell } from './format-cell.js';
 import type { ReportSection, ReportSpec, ReportTable } from './report-spec.js';
 import { toXmlSafeSpec } from './xml-text.js';
+import { DATA_TABLE, columnLetter, writeWithDataSheet } from './xlsx-data-sheet.js';
 
 export interface WriteXlsxOptions {
   /** Pixel density of the chart images (default 2: sharp on high-density screens and in print). */
@@ -64,17 +60,6 @@ export const VISIBLE_SHEET_ROWS = 24;
 /** Below a table longer than the screen a chart is not seen: beside it, it may shrink to this. */
 const MIN_BESIDE_FRACTION_LONG = 0.6;
 
-/** Excel column letters: 0 -> A, 27 -> AB. */
-export function columnLetter(index: number): string {
-  let n = index + 1;
-  let out = '';
-  while (n > 0) {
-    const r = (n - 1) % 26;
-    out = String.fromCharCode(65 + r) + out;
-    n = Math.floor((n - 1) / 26);
-  }
-  return out;
-}
 
 /** A worksheet name Excel accepts: at most 31 characters, none of `[]:*?/\`, unique. */
 function sheetName(text: string, used: Set<string>): string {
@@ -302,8 +287,6 @@ async function writeSection(wb: Workbook, section: ReportSection, name: string, 
   }
 }
 
-/** The Data sheet's Excel table (its name in formulas: `=SUM(Data_rows[value])`). */
-const DATA_TABLE = 'Data_rows';
 
 /**
  * The placeholder Data sheet: an Excel table (banded, filter buttons, like every section's) of the
@@ -333,155 +316,6 @@ function writeDataPlaceholder(wb: Workbook, table: ReportTable): Worksheet {
   return ws;
 }
 
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
-/** Text for the XML written here by hand: markup escaped (the spec's texts are XML-safe already). */
-function xmlText(text: string): string {
-  return text.replace(/[&<>]/g, (c) => XML_ESCAPES[c]!);
-}
-
-/** The parts of the placeholder sheet's XML the streamed sheet keeps. */
-interface SheetFrame {
-  head: string;
-  headerRow: string;
-  styles: string[];
-  tail: string;
-}
-
-function sheetFrame(xml: string, columns: number): SheetFrame {
-  const open = xml.indexOf('<sheetData>');
-  const close = xml.indexOf('</sheetData>');
-  if (open < 0 || close < 0) throw new Error('The placeholder Data sheet has no <sheetData>.');
-  const rows = xml.slice(open + '<sheetData>'.length, close).match(/<row\b[\s\S]*?<\/row>/g) ?? [];
-  const [headerRow, styled] = rows;
-  if (headerRow === undefined || styled === undefined) throw new Error('The placeholder Data sheet lacks its two rows.');
-  const styles: string[] = [];
-  for (const cell of styled.match(/<c\b[^>]*>/g) ?? []) {
-    const col = /\br="([A-Z]+)\d+"/.exec(cell)?.[1] ?? '';
-    const s = /\bs="(\d+)"/.exec(cell)?.[1];
-    styles[columnIndex(col)] = s === undefined ? '' : ` s="${s}"`;
-  }
-  for (let c = 0; c < columns; c++) styles[c] ??= '';
-  return { head: xml.slice(0, open), headerRow, styles, tail: xml.slice(close + '</sheetData>'.length) };
-}
-
-function columnIndex(letters: string): number {
-  let n = 0;
-  for (const ch of letters) n = n * 26 + (ch.charCodeAt(0) - 64);
-  return n - 1;
-}
-
-/**
- * The workbook's shared-string table, extended with the Data sheet's texts. Brandscape text repeats
- * (markets, metrics, brand names): a cell that points at a shared string is about half the size of
- * one that carries its text, which halves the XML to write, checksum and compress.
- */
-class SharedStrings {
-  readonly #index = new Map<string, number>();
-  readonly #added: string[] = [];
-  readonly #base: number;
-  #references = 0;
-  constructor(readonly xml: string) {
-    this.#base = Number(/\buniqueCount="(\d+)"/.exec(xml)?.[1] ?? (xml.match(/<si>/g) ?? []).length);
-  }
-  /** The index of a text (added on first use). */
-  indexOf(text: string): number {
-    this.#references++;
-    let i = this.#index.get(text);
-    if (i === undefined) {
-      i = this.#base + this.#added.length;
-      this.#index.set(text, i);
-      this.#added.push(text);
-    }
-    return i;
-  }
-  /** The table's XML with the added texts (once the Data sheet is written). */
-  toXml(): string {
-    const count = Number(/\bcount="(\d+)"/.exec(this.xml)?.[1] ?? this.#base) + this.#references;
-    const entries = this.#added.map((t) => `<si><t${/^\s|\s$/.test(t) ? ' xml:space="preserve"' : ''}>${xmlText(t)}</t></si>`).join('');
-    return this.xml
-      .replace(/\bcount="\d+"/, `count="${count}"`)
-      .replace(/\buniqueCount="\d+"/, `uniqueCount="${this.#base + this.#added.length}"`)
-      .replace('</sst>', `${entries}</sst>`);
-  }
-}
-
-/** The Data sheet's XML, streamed in chunks of rows, with backpressure. */
-function dataSheetStream(frame: SheetFrame, table: ReportTable, strings: SharedStrings): Readable {
-  const n = table.rows.length;
-  const width = table.columns.length;
-  const lastCol = columnLetter(Math.max(0, width - 1));
-  const range = `A1:${lastCol}${n + 1}`;
-  const head = frame.head.replace(/<dimension ref="[^"]*"\s*\/>/, `<dimension ref="${range}"/>`);
-  const tail = frame.tail;
-  // Per column: its letters, and what follows a cell's reference for each kind of value.
-  const letters = table.columns.map((_, c) => columnLetter(c));
-  const number = frame.styles.map((s) => `${s}><v>`);
-  const text = frame.styles.map((s) => `${s} t="s"><v>`);
-  const flag = frame.styles.map((s) => `${s} t="b"><v>`);
-  const rowsPerChunk = 500;
-  let next = 0;
-  let stage: 'head' | 'rows' | 'tail' | 'done' = 'head';
-  return new Readable({
-    read() {
-      for (;;) {
-        let chunk: string;
-        if (stage === 'head') {
-          chunk = `${head}<sheetData>${frame.headerRow}`;
-          stage = n > 0 ? 'rows' : 'tail';
-        } else if (stage === 'rows') {
-          const end = Math.min(n, next + rowsPerChunk);
-          chunk = '';
-          for (let r = next; r < end; r++) {
-            const row = table.rows[r]!;
-            const excelRow = r + 2;
-            let xml = `<row r="${excelRow}">`;
-            for (let c = 0; c < width; c++) {
-              const v = row[c] ?? null;
-              // Missing values are left out, as Excel does.
-              if (v === null || (typeof v === 'number' && !Number.isFinite(v))) continue;
-              xml += `<c r="${letters[c]!}${excelRow}"`;
-              if (typeof v === 'number') xml += `${number[c]!}${v}</v></c>`;
-              else if (typeof v === 'string') xml += `${text[c]!}${strings.indexOf(v)}</v></c>`;
-              else xml += `${flag[c]!}${v ? 1 : 0}</v></c>`;
-            }
-            chunk += `${xml}</row>`;
-          }
-          next = end;
-          if (next >= n) stage = 'tail';
-        } else if (stage === 'tail') {
-          chunk = `</sheetData>${tail}`;
-          stage = 'done';
-        } else {
-          this.push(null);
-          return;
-        }
-        if (!this.push(Buffer.from(chunk, 'utf8'))) return;
-      }
-    },
-  });
-}
-
-/** The zip path of the sheet named `name`, from the workbook's relationships. */
-function sheetPath(files: Record<string, Uint8Array>, name: string): string {
-  const text = (path: string) => new TextDecoder().decode(files[path] ?? new Uint8Array());
-  const sheet = new RegExp(`<sheet\\b[^>]*name="${name}"[^>]*r:id="([^"]+)"`).exec(text('xl/workbook.xml'))?.[1];
-  const target = sheet === undefined ? undefined : new RegExp(`<Relationship\\b[^>]*Id="${sheet}"[^>]*Target="([^"]+)"`).exec(text('xl/_rels/workbook.xml.rels'))?.[1];
-  if (target === undefined) throw new Error(`The workbook has no sheet named ${name}.`);
-  return target.startsWith('/') ? target.slice(1) : `xl/${target}`;
-}
-
-/** The zip path of the Data sheet's table part (exceljs names it `xl/tables/tableN.xml`). */
-function dataTablePath(files: Record<string, Uint8Array>): string {
-  const path = Object.keys(files).find((name) => /^xl\/tables\/[^/]+\.xml$/.test(name) && new TextDecoder().decode(files[name]).includes(`name="${DATA_TABLE}"`));
-  if (path === undefined) throw new Error('The placeholder Data sheet has no table.');
-  return path;
-}
-
-/** The Data table's part with its range (and its filter's) over every row written. */
-function widenTable(xml: string, table: ReportTable): string {
-  const range = `A1:${columnLetter(Math.max(0, table.columns.length - 1))}${Math.max(2, table.rows.length + 1)}`;
-  return xml.replace(/(<table\b[^>]*\bref=")[^"]*"/, `$1${range}"`).replace(/(<autoFilter\b[^>]*\bref=")[^"]*"/, `$1${range}"`);
-}
 
 /**
  * Writes the report as an Excel workbook, atomically: the previous file stays as it was until the
@@ -524,24 +358,5 @@ export async function writeXlsxFile(given: ReportSpec, file: string, options: Wr
   writeDataPlaceholder(wb, spec.data);
   const buffer = new Uint8Array(await wb.xlsx.writeBuffer());
 
-  const files = unzipSync(buffer);
-  const dataPath = sheetPath(files, 'Data');
-  const frame = sheetFrame(new TextDecoder().decode(files[dataPath]), spec.data.columns.length);
-  const tablePath = dataTablePath(files);
-  files[tablePath] = new TextEncoder().encode(widenTable(new TextDecoder().decode(files[tablePath]), spec.data));
-  const stringsPath = 'xl/sharedStrings.xml';
-  const strings = new SharedStrings(new TextDecoder().decode(files[stringsPath] ?? new Uint8Array()));
-  if (!files[stringsPath]) throw new Error('The workbook has no shared-string table.');
-  const zip = new ZipFile();
-  const mtime = new Date(spec.generatedAt);
-  for (const [name, bytes] of Object.entries(files)) {
-    // yazl adds directory entries itself; exceljs's own (`_rels/`) are left out (NOTES.md).
-    if (name.endsWith('/') || name === stringsPath) continue;
-    if (name === dataPath) zip.addReadStream(dataSheetStream(frame, spec.data, strings), name, { mtime, compressionLevel: options.dataCompression ?? 6 });
-    else zip.addBuffer(Buffer.from(bytes), name, { mtime });
-  }
-  // The shared strings go last: yazl asks for this entry's content once the Data sheet is written.
-  zip.addReadStreamLazy(stringsPath, { mtime }, (callback) => callback(null, Readable.from([Buffer.from(strings.toXml(), 'utf8')])));
-  zip.end();
-  await pipeline(zip.outputStream, createWriteStream(file));
+  await writeWithDataSheet(buffer, spec.data, file, { mtime: new Date(spec.generatedAt), compressionLevel: options.dataCompression ?? 6 });
 }
