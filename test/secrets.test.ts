@@ -73,7 +73,7 @@ const COMMANDS: { name: string; argv: string[] }[] = [
 
 describe('the token appears in nothing a command prints or writes', () => {
   it.each([
-    { how: 'from the environment', env: {} as Record<string, string | undefined>, dotEnv: false },
+    { how: 'from the environment', env: {}, dotEnv: false },
     { how: 'from .env, with spaces around it', env: { BRANDSCAPE_TOKEN: undefined }, dotEnv: true },
   ])('every command, token $how', async ({ env, dotEnv }) => {
     const cwd = await mkdtemp(join(dir, 'run-'));

@@ -47,7 +47,7 @@ const REASONS: Readonly<Record<string, string>> = {
 /** A file system error of a write as an `OutputError` naming the path as given (other errors pass). */
 export function toOutputError(error: unknown, path: string): unknown {
   if (error instanceof BrandscapeError) return error;
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
   if (code === undefined || !(code in REASONS)) return error;
   return new OutputError(path, `${REASONS[code]!} (${code})`, { cause: error });
 }

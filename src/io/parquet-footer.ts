@@ -206,9 +206,17 @@ export async function fromParquetFooter(bytes: Uint8Array, file: ParquetSource):
   return { metadata, size, dataEnd };
 }
 
+/**
+ * Whether a decoded footer field really is a list (a crafted footer can leave it out). Unlike a bare
+ * `Array.isArray`, which narrows a readonly array to `any[]`, it keeps the element type.
+ */
+function isList<T>(value: readonly T[]): value is readonly T[] {
+  return Array.isArray(value);
+}
+
 /** The leaves of the schema (its columns of values) with their paths, the tree checked on the way. */
 function leavesOf(schema: readonly SchemaElement[], file: ParquetSource): { element: SchemaElement; path: string[] }[] {
-  if (!Array.isArray(schema) || schema.length === 0) throw damagedParquet(file, 'its footer has no schema');
+  if (!isList(schema) || schema.length === 0) throw damagedParquet(file, 'its footer has no schema');
   const root = schema[0]!;
   const leaves: { element: SchemaElement; path: string[] }[] = [];
   // A stack of [children still to visit, path] instead of recursion: depth is what a crafted schema attacks.

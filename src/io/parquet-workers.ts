@@ -135,8 +135,13 @@ export function shareWork(
   let hereBytes = 0;
   let thereBytes = 0;
   for (const c of columns.map((_, i) => i).sort((a, b) => widthOf(columns[b]!) - widthOf(columns[a]!) || a - b)) {
-    if (thereBytes <= hereBytes) (there.push(c), (thereBytes += widthOf(columns[c]!)));
-    else (here.push(c), (hereBytes += widthOf(columns[c]!)));
+    if (thereBytes <= hereBytes) {
+      there.push(c);
+      thereBytes += widthOf(columns[c]!);
+    } else {
+      here.push(c);
+      hereBytes += widthOf(columns[c]!);
+    }
   }
   // A job per column, each sent as soon as it is copied: the worker starts on the first while the
   // others are being copied.

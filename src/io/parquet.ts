@@ -208,10 +208,12 @@ async function writeTable(table: FrameTable<object, FrameMeta>, options: Parquet
           data_page_offset: dataOffset,
           ...(dictionaryOffset === undefined ? {} : { dictionary_page_offset: dictionaryOffset }),
         },
-      } as ColumnChunk);
+      });
     });
-    rowGroups.push({ columns: chunks, total_byte_size: BigInt(groupBytes), num_rows: BigInt(n) } as RowGroup);
-    writer.flush?.();
+    rowGroups.push({ columns: chunks, total_byte_size: BigInt(groupBytes), num_rows: BigInt(n) });
+    // A writer's flush and finish may be asynchronous (hyparquet-writer's `Writer`): awaited, so
+    // that the file is written in order and a failed write rejects this call.
+    await writer.flush?.();
   }
   const metadata = {
     version: 2,
@@ -224,7 +226,7 @@ async function writeTable(table: FrameTable<object, FrameMeta>, options: Parquet
   } as FileMetaData;
   lib.writeMetadata(writer, metadata);
   writer.appendUint32(0x31524150); // PAR1
-  writer.finish();
+  await writer.finish();
 }
 
 /**
@@ -234,7 +236,7 @@ async function writeTable(table: FrameTable<object, FrameMeta>, options: Parquet
  */
 function appendPage(writer: Writer, raw: number, body: Uint8Array, header: Omit<PageHeader, 'uncompressed_page_size' | 'compressed_page_size'>): number {
   const bytes = new lib.ByteWriter(64);
-  lib.writePageHeader(bytes, { ...header, uncompressed_page_size: raw, compressed_page_size: body.length, crc: crc32(body) | 0 } as PageHeader);
+  lib.writePageHeader(bytes, { ...header, uncompressed_page_size: raw, compressed_page_size: body.length, crc: crc32(body) | 0 });
   writer.appendBytes(bytes.getBytes());
   writer.appendBytes(body);
   return bytes.offset + raw;
@@ -303,7 +305,8 @@ function columnFrom(kind: FrameColumn['kind'], data: unknown[] | DecodedArray, n
     case 'string':
       return textColumn(n, (i) => {
         const v = at(i);
-        return v === null || v === undefined ? null : String(v);
+        // A JSON column's values come decoded (objects, numbers): written back as JSON text.
+        return v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v);
       });
   }
 }
@@ -377,7 +380,7 @@ async function readTable(bytes: Uint8Array, options: ParquetReadOptions, file: P
   checkColumnChunks(bytes, layout, names, parquetHeader, file);
   // Reading never writes to the bytes: they are used in place when they fill their buffer.
   const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-  const buffer = whole ? (bytes.buffer as ArrayBuffer) : (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+  const buffer = whole ? bytes.buffer : (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
   try {
     const { parquetRead } = await import('hyparquet');
     const columns = await readFlat(buffer, metadata, names, file);

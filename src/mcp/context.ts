@@ -14,5 +14,5 @@ export interface McpContext {
   readonly outDir: string | undefined;
   /** The project folder: its `templates/` come before the toolkit's. */
   readonly cwd: string;
-  log(line: string): void;
+  readonly log: (line: string) => void;
 }

@@ -6,6 +6,7 @@
  */
 import type { BrandscapeClient } from '../client/brandscape-client.js';
 import type { LoadedQuery } from '../load/load-comparison-input.js';
+import type { Study as StudyRecord, StudySlim } from '../schemas/studies.js';
 import { latestYear, toCalendarYear } from './template/latest-year.js';
 import type { ResolvedTemplate } from './template/resolve-template.js';
 import { TemplateError } from './template/template-error.js';
@@ -45,10 +46,11 @@ export interface StudyContext {
   readonly stamps: readonly StudyStamp[];
   readonly notes: readonly string[];
   readonly query: LoadedQuery;
-  calendar(value: YearValue): number;
+  readonly calendar: (value: YearValue) => number;
 }
 
-export type Study = Awaited<ReturnType<Client['studies']['all']>>[number] & { readonly country?: { code?: string | null; name?: string | null } | null; readonly year?: { year?: string | number | null } | null };
+/** A released study as `loadReleasedStudies` asks for it: the record with its country and year included. */
+export type Study = StudyRecord & Pick<StudySlim, 'country' | 'year'>;
 
 export const isFullYear = (s: { name?: string | null; period?: { name?: string | null } | null }) => !/\bQ[1-4]\b/.test(`${s.period?.name ?? ''} ${s.name ?? ''}`);
 

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataError } from '../../src/errors.js';
-import { FrameTable, type FrameMeta } from '../../src/frames/frame-table.js';
+import { FrameTable } from '../../src/frames/frame-table.js';
 import { toTable } from '../../src/frames/to-table.js';
 import { fromParquet, readParquet, toParquet } from '../../src/io/parquet.js';
 import {
@@ -51,7 +51,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'bsk-bad-parquet-'));
   valid = await toParquet(table);
   plain = await toParquet(table, { codec: 'UNCOMPRESSED' });
-  tiny = await toParquet(new FrameTable([['n', { kind: 'int', values: Int32Array.of(7) }]], 1, { source: 'test', notes: [] } as FrameMeta), { codec: 'UNCOMPRESSED' });
+  tiny = await toParquet(new FrameTable([['n', { kind: 'int', values: Int32Array.of(7) }]], 1, { source: 'test', notes: [] }), { codec: 'UNCOMPRESSED' });
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -286,7 +286,7 @@ function integerFields(struct: ThriftStruct, out: { value: ThriftValue; type: nu
   for (const f of struct) {
     if (f.type === T.I16 || f.type === T.I32 || f.type === T.I64) out.push({ value: f.value, type: f.type, set: (v) => (f.value = f.type === T.I64 ? BigInt(v) : v) });
     else if (f.type === T.STRUCT) integerFields(f.value as ThriftStruct, out);
-    else if (f.type === T.LIST) for (const item of (f.value as ThriftList).items) if (Array.isArray(item)) integerFields(item as ThriftStruct, out);
+    else if (f.type === T.LIST) for (const item of (f.value as ThriftList).items) if (Array.isArray(item)) integerFields(item, out);
   }
   return out;
 }

@@ -72,7 +72,12 @@ const [whereIdealMs] = timed(() => {
   const dup = table.column('is_duplicate').values;
   let count = 0;
   const mask = new Uint8Array(table.length);
-  for (let i = 0; i < mask.length; i++) if (m0[i] >= 40 && dup[i] === 0) (mask[i] = 1), count++;
+  for (let i = 0; i < mask.length; i++) {
+    if (m0[i] >= 40 && dup[i] === 0) {
+      mask[i] = 1;
+      count++;
+    }
+  }
   const rows = new Int32Array(count);
   for (let i = 0, j = 0; i < mask.length; i++) if (mask[i]) rows[j++] = i;
   return gatherAll(rows);

@@ -319,7 +319,8 @@ describe('brandscape row parsing', () => {
     // The emulator's answers, with a column the metric catalogue has never heard of on every row.
     const widening: typeof fetch = async (input, init) => {
       const res = await fetch(input, init);
-      if (!String(input).includes('/brandscape-data') || res.status !== 200) return res;
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (!url.includes('/brandscape-data') || res.status !== 200) return res;
       const body = (await res.json()) as { data: Record<string, unknown>[] | Record<string, unknown> };
       for (const row of Array.isArray(body.data) ? body.data : [body.data]) row['new_metric_rank'] = 42;
       const headers = new Headers(res.headers);

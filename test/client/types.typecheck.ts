@@ -50,6 +50,7 @@ export async function includesAddTypedObjects() {
 export async function fieldsNarrowTheRecord() {
   const rows = await client.brands.all({ fields: ['id', 'name'] });
   assert<Equal<keyof NonNullable<(typeof rows)[0]>, 'id' | 'name'>>(true);
+  void rows;
   // @ts-expect-error brandscape_data_columns is not selectable (§11.4)
   await client.brandMetrics.all({ fields: ['brandscape_data_columns'] });
 }

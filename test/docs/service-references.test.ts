@@ -60,7 +60,7 @@ function referencesIn(text: string): { number: string; line: number }[] {
 }
 
 function sourceFiles(): string[] {
-  return (readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }) as string[])
+  return readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts') || f.endsWith('.md'))
     .map((f) => join(ROOT, 'src', f))
     .sort();

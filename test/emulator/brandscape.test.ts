@@ -51,7 +51,7 @@ describe('brandscape data over HTTP (REFERENCE §12)', () => {
     const relations = (await list<{ id: number }>(emulator, `/studies/${study.id}/brands?per_page=1`)).meta.total;
     const allAdults = await all(emulator, `filter[studies]=${study.id}&filter[audiences]=1&metric_keys=differentiation`);
     expect(allAdults).toHaveLength(relations);
-    const pairs = new Set(allAdults.map((r) => `${r['brand_id']}/${r['category_id']}`));
+    const pairs = new Set(allAdults.map((r) => `${Number(r['brand_id'])}/${Number(r['category_id'])}`));
     expect(pairs.size).toBe(relations);
     const everyAudience = (await list(emulator, `/brandscape-data?filter[studies]=${study.id}&per_page=1`)).meta.total;
     const audiences = new Set((await all(emulator, `filter[studies]=${study.id}&fields[brandscape_data]=audience_id`)).map((r) => r['audience_id']));

@@ -6,7 +6,7 @@
  * content and the same JSON as text; bad arguments are tool errors; no key, a wrong key and a
  * foreign Origin are refused before the protocol.
  */
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BAV_DATA_TOOLS, BC_TOOLS, FUTURES_TOOLS, MCP_SERVERS, type McpServerKey } from '../../src/catalogue/mcp-servers.js';
 import type { Emulator } from '../../src/emulator/index.js';
@@ -26,7 +26,7 @@ type Answer = Record<string, unknown> & { rows: Record<string, unknown>[]; notes
 
 /** Calls a tool; checks the text is the structured content's JSON; returns the structured content. */
 async function callTool(key: McpServerKey, name: string, args: Record<string, unknown>): Promise<Answer> {
-  const result = (await clients.get(key)!.callTool({ name, arguments: args })) as CallToolResult;
+  const result = await clients.get(key)!.callTool({ name, arguments: args });
   const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
   expect(result.isError, text).toBeFalsy();
   expect(JSON.parse(text)).toEqual(result.structuredContent);
@@ -34,7 +34,7 @@ async function callTool(key: McpServerKey, name: string, args: Record<string, un
 }
 
 async function toolError(key: McpServerKey, name: string, args: Record<string, unknown>): Promise<string> {
-  const result = (await clients.get(key)!.callTool({ name, arguments: args })) as CallToolResult;
+  const result = await clients.get(key)!.callTool({ name, arguments: args });
   expect(result.isError).toBe(true);
   return result.content[0]?.type === 'text' ? result.content[0].text : '';
 }

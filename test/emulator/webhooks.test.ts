@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createDataset, createEmulator, signWebhookBody, type Dataset } from '../../src/emulator/index.js';
 import { call, fixture } from '../helpers/http.js';
 

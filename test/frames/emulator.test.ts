@@ -125,7 +125,7 @@ describe('frames on emulator data', () => {
     const byShare = brands.every((b) => (share.get(b) ?? NaN) > 0);
     const weights = brands.map((b) => (byShare ? share.get(b)! : 1));
     const expected = brands.reduce((sum, b, i) => sum + weights[i]! * direct.get(b)!.get(codes[0]!)!, 0) / weights.reduce((a, b) => a + b, 0);
-    const result = listed!.financials!.find((f) => f.fiscal_year === 2024)!;
+    const result = listed!.financials.find((f) => f.fiscal_year === 2024)!;
     expect(rollup[0]).toMatchObject({ company_id: listed!.id, n_brands: brands.length, weighting: byShare ? 'share_of_company' : 'equal', revenue: result.revenue, market_cap: result.market_cap });
     expect(rollup[0]!.value).toBeCloseTo(expected, 9);
     expect(rollup[0]!.avg_close_price).toEqual(expect.any(Number));

@@ -67,7 +67,7 @@ describe('groupBy', () => {
       }
       return out;
     });
-    expect(result.map((r) => `${r.market}|${r.year}`)).toEqual(expected.map((r) => `${r.market}|${r.year}`));
+    expect(result.map((r) => JSON.stringify([r.market, r.year]))).toEqual(expected.map((r) => JSON.stringify([r.market, r.year])));
     for (const [g, row] of result.entries()) {
       for (const [key, value] of Object.entries(expected[g]!)) {
         if (typeof value === 'number' && !Number.isInteger(value)) expect(row[key], `${String(row.market)} ${String(row.year)} ${key}`).toBeCloseTo(value, 9);

@@ -88,7 +88,7 @@ describe('toString() and print()', () => {
   it('cuts long text and names to the column width, counting wide characters twice, and keeps values on their line', () => {
     const t = new FrameTable(
       [
-        ['a_rather_long_column_name', textColumn(3, (i) => ['Procter & Gamble Company', '日本の会社です', 'two\nlines\tand a tab']![i]!)],
+        ['a_rather_long_column_name', textColumn(3, (i) => ['Procter & Gamble Company', '日本の会社です', 'two\nlines\tand a tab'][i]!)],
         ['n', { kind: 'int', values: Int32Array.of(1, 2, 3) }],
       ],
       3,
@@ -125,7 +125,7 @@ describe('toString() and print()', () => {
     brands.print({ write: (text) => (written += text), rows: 2 });
     expect(written).toBe(`${brands.toString({ rows: 2 })}\n`);
     expect(inspect(brands)).toBe(brands.toString());
-    expect(`${brands.head(1)}`).toBe(brands.head(1).toString());
+    expect(String(brands.head(1))).toBe(brands.head(1).toString());
   });
 
   it('shows empty tables and tables without columns', () => {

@@ -299,7 +299,7 @@ export const PATH = {
   codec: (g: number, c: number) => [4, g, 1, c, 3, 4],
 } as const;
 
-const numberOf = (value: ThriftValue | undefined): number => Number(value as number | bigint);
+const numberOf = (value: ThriftValue | undefined): number => Number(value);
 
 /**
  * A copy of a valid file with one page changed: its header (a tree of fields, e.g. field 3 the

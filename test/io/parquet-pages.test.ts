@@ -181,7 +181,11 @@ describe('unpackHybrid (the reader of levels and indices)', () => {
     for (let v = 0; v < 8; v++) {
       acc |= v << bits;
       bits += 12;
-      while (bits >= 8) (packed.push(acc & 0xff), (acc >>>= 8), (bits -= 8));
+      while (bits >= 8) {
+        packed.push(acc & 0xff);
+        acc >>>= 8;
+        bits -= 8;
+      }
     }
     const bytes = Uint8Array.from([5 << 1, 0xbc, 0x0a, (1 << 1) | 1, ...packed, 3 << 1, 7, 0]);
     const out = new Int32Array(15);

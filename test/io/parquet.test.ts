@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection, type Json } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import type { Emulator } from '../../src/emulator/index.js';
@@ -35,21 +35,24 @@ afterAll(async () => {
 
 const quoted = (path: string) => `'${path.replaceAll("'", "''")}'`;
 
+/** A value DuckDB answered as JSON, as text (a list as its items joined by commas, as `String` writes it). */
+const jsonText = (value: Json): string => (Array.isArray(value) ? value.map(jsonText).join(',') : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
+
 /** Column name -> DuckDB type, as DuckDB reads the file. */
 async function typesOf(path: string): Promise<Record<string, string>> {
   const rows = (await duck.runAndReadAll(`DESCRIBE SELECT * FROM ${quoted(path)}`)).getRowObjectsJson();
-  return Object.fromEntries(rows.map((r) => [String(r.column_name), String(r.column_type)]));
+  return Object.fromEntries(rows.map((r) => [jsonText(r.column_name!), jsonText(r.column_type!)]));
 }
 
 /** Every row as DuckDB reads it (timestamps as epoch milliseconds), in file order. */
 async function rowsOf(path: string, dates: readonly string[] = []): Promise<Record<string, unknown>[]> {
   const select = dates.length === 0 ? '*' : `* REPLACE (${dates.map((d) => `CAST(epoch_ms(${d}) AS DOUBLE) AS ${d}`).join(', ')})`;
-  return (await duck.runAndReadAll(`SELECT ${select} FROM ${quoted(path)}`)).getRowObjectsJS() as Record<string, unknown>[];
+  return (await duck.runAndReadAll(`SELECT ${select} FROM ${quoted(path)}`)).getRowObjectsJS();
 }
 
 async function encodingsOf(path: string): Promise<Record<string, string>> {
   const rows = (await duck.runAndReadAll(`SELECT DISTINCT path_in_schema, encodings FROM parquet_metadata(${quoted(path)})`)).getRowObjectsJson();
-  return Object.fromEntries(rows.map((r) => [String(r.path_in_schema), String(r.encodings)]));
+  return Object.fromEntries(rows.map((r) => [jsonText(r.path_in_schema!), jsonText(r.encodings!)]));
 }
 
 /** The table's rows as DuckDB should give them: dates as epoch ms, missing values null. */
@@ -208,7 +211,7 @@ describe('fromParquet / readParquet', () => {
     await duck.run(
       `COPY (SELECT i::INTEGER AS id, CASE WHEN i % 7 = 0 THEN NULL ELSE (i % 1001) / 10 END::DOUBLE AS rank, i::BIGINT * 3 AS big, CASE WHEN i % 11 = 0 THEN NULL ELSE 'Brand ' || (i % 613) END AS brand, CASE WHEN i % 13 = 0 THEN NULL ELSE i % 2 = 0 END AS even, TIMESTAMP '2024-01-01 07:00:00' + INTERVAL (i) MINUTE AS seen FROM range(30000) t(i)) TO ${quoted(path)} (FORMAT parquet, ROW_GROUP_SIZE 10000)`,
     );
-    const buffer = (await readFile(path)).buffer as ArrayBuffer;
+    const buffer = (await readFile(path)).buffer;
     const { parquetMetadata } = await import('hyparquet');
     const metadata = parquetMetadata(buffer);
     // The typed reader covers every column of this file (no fallback to the general reader).
@@ -224,7 +227,7 @@ describe('fromParquet / readParquet', () => {
     await duck.run(
       `COPY (SELECT * FROM (VALUES (18446744073709551615::UBIGINT, make_timestamp(1700000000000999), make_timestamp_ns(1700000000000999999), 1.5::DECIMAL(4, 1)), (9223372036854775808::UBIGINT, make_timestamp(-1500), make_timestamp_ns(-1500000), 2.5), (5::UBIGINT, NULL, NULL, 3.5)) t(u, us, ns, d)) TO ${quoted(path)} (FORMAT parquet)`,
     );
-    const buffer = (await readFile(path)).buffer as ArrayBuffer;
+    const buffer = (await readFile(path)).buffer;
     const { parquetMetadata } = await import('hyparquet');
     expect((await readColumns(buffer, parquetMetadata(buffer), ['u', 'us', 'ns', 'd'])).map((c) => c?.kind)).toEqual(['float', 'date', 'date', undefined]);
     const table = await readParquet(path);

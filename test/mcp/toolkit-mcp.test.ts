@@ -49,7 +49,7 @@ const serverEnv = (extra: Record<string, string> = {}): Record<string, string> =
 });
 
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const result = await client.callTool({ name, arguments: args });
   expect(JSON.stringify(result)).not.toContain(SERVICE_TOKEN);
   return result;
 }

@@ -152,7 +152,7 @@ describe('the notebooks executed with Jupyter (tslab kernel, embedded emulator)'
       await page.goto(`file://${html.file}`);
       // Each chart's PNG (see HTML_PRIORITY in the helper), decoded and drawn at the chart's size.
       // (A script in the page's own JavaScript: this project's types have no DOM.)
-      const drawn = (await page.evaluate(`[...document.querySelectorAll('.jp-OutputArea-output img, .output_png img')].map((image) => {
+      const drawn = await page.evaluate<{ complete: boolean; width: number; height: number; natural: number; colours: number }[]>(`[...document.querySelectorAll('.jp-OutputArea-output img, .output_png img')].map((image) => {
         const box = image.getBoundingClientRect();
         // Distinct colours in a sample of the image: a blank or one-colour image is no chart.
         const canvas = document.createElement('canvas');
@@ -164,7 +164,7 @@ describe('the notebooks executed with Jupyter (tslab kernel, embedded emulator)'
         const colours = new Set();
         for (let i = 0; i < pixels.length; i += 4 * 97) colours.add((pixels[i] << 16) | (pixels[i + 1] << 8) | pixels[i + 2]);
         return { complete: image.complete, width: box.width, height: box.height, natural: image.naturalWidth, colours: colours.size };
-      })`)) as { complete: boolean; width: number; height: number; natural: number; colours: number }[];
+      })`);
       await page.close();
       expect(drawn.length, name).toBe(charts);
       for (const figure of drawn) {

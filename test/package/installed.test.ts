@@ -50,7 +50,7 @@ function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv
   return new Promise((resolve) => {
     execFile(command, args, { cwd, env, timeout, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) + (error && typeof error.code !== 'number' ? String(error) : '') });
+      resolve({ code, stdout: String(stdout), stderr: String(stderr) + (error && typeof error.code !== 'number' ? `${error.name}: ${error.message}` : '') });
     });
   });
 }

@@ -45,7 +45,7 @@ describe('the emulated tools', () => {
       const required = spec.required[spec.required.length - 1] ?? '';
       const params = new URLSearchParams();
       for (const name of spec.required) if (name !== required) params.set(name, '1');
-      const answer = await call(emulator, `/api/v2/${spec.path}?${params}`);
+      const answer = await call(emulator, `/api/v2/${spec.path}?${params.toString()}`);
       expect(answer.status, slug).toBe(400);
       expect((answer.json as { data: { message: string } }).data.message, slug).toContain(`'${required}'`);
     }

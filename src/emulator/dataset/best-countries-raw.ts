@@ -70,7 +70,7 @@ export function rawYearOf(ds: Dataset, year: number): RawYear | undefined {
         country: { id: country.record.id, name: country.record.name ?? '', code: country.record.code ?? '' },
         respondent_country_code: home?.record.code ?? null,
         gender: unit(h2(who, 4)) < 0.51 ? 'Female' : 'Male',
-        age: AGES[ageDraw < 0.3 ? 0 : ageDraw < 0.64 ? 1 : 2]!,
+        age: AGES[ageDraw < 0.3 ? 0 : ageDraw < 0.64 ? 1 : 2],
         income: INCOMES[Math.min(2, Math.floor(incomeDraw * 3))]!,
         segment: unit(h2(who, 5)) < 0.3 ? 'Sports Fans' : null,
         weight: Math.round((0.5 + 1.5 * unit(h2(who, 6))) * 1000) / 1000,

@@ -114,7 +114,12 @@ export function percentileRanks(domain: Float64Array, values: Float64Array = dom
 export function standardise(set: Float64Array, values: Float64Array = set): Float64Array {
   let n = 0;
   let sum = 0;
-  for (const v of set) if (v === v) (n += 1), (sum += v);
+  for (const v of set) {
+    if (v === v) {
+      n += 1;
+      sum += v;
+    }
+  }
   const mean = n > 0 ? sum / n : 0;
   let ss = 0;
   for (const v of set) if (v === v) ss += (v - mean) ** 2;
@@ -685,7 +690,10 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
           let count = 0;
           for (let u = 0; u < m; u++) {
             const v = level[u] as number;
-            if (v === v) (sum += v), (count += 1);
+            if (v === v) {
+              sum += v;
+              count += 1;
+            }
           }
           const mean = count > 0 ? sum / count : Number.NaN;
           for (let u = 0; u < m; u++) codes[u] = indexCode(level[u] as number, mean);
@@ -695,7 +703,10 @@ export function createBrandscapeStore(world: World, studies: readonly StudyModel
         case 'category_index': {
           const slots = st.categorySlots;
           const rowCategory = st.rowCategory;
-          if (slotSums.length < slots) (slotSums = new Float64Array(slots)), (slotCounts = new Float64Array(slots));
+          if (slotSums.length < slots) {
+            slotSums = new Float64Array(slots);
+            slotCounts = new Float64Array(slots);
+          }
           const sums = slotSums.fill(0, 0, slots);
           const counts = slotCounts.fill(0, 0, slots);
           for (let i = 0; i < n; i++) {

@@ -23,7 +23,7 @@ export interface Entity<R> {
   readonly record: R;
 }
 
-export interface RegionEntity extends Entity<Region> {}
+export type RegionEntity = Entity<Region>;
 
 export interface CountryEntity extends Entity<Country> {
   readonly regionId: number;
@@ -31,9 +31,9 @@ export interface CountryEntity extends Entity<Country> {
   readonly bestCountriesYears: readonly number[];
 }
 
-export interface YearEntity extends Entity<Year> {}
+export type YearEntity = Entity<Year>;
 
-export interface AudienceGroupEntity extends Entity<AudienceGroup> {}
+export type AudienceGroupEntity = Entity<AudienceGroup>;
 
 export interface AudienceEntity extends Entity<Audience> {
   readonly groupId: number | null;
@@ -41,13 +41,13 @@ export interface AudienceEntity extends Entity<Audience> {
   readonly ownerUser: string | null;
 }
 
-export interface SectorEntity extends Entity<Sector> {}
+export type SectorEntity = Entity<Sector>;
 
 export interface CategoryEntity extends Entity<Category> {
   readonly sectorId: number;
 }
 
-export interface GicsSectorEntity extends Entity<GicsSector> {}
+export type GicsSectorEntity = Entity<GicsSector>;
 
 export interface StockExchangeEntity extends Entity<StockExchange> {
   readonly countryId: number;

@@ -29,7 +29,7 @@ import { bestCountriesOf, type BestCountriesFactorEntity, type BestCountriesGrou
 import { ceeOpinionsOf, type CeeOpinionEntity } from '../dataset/cee-opinions.js';
 import { operatingCompanies, type OperatingCompanyEntity } from '../dataset/operating-companies.js';
 import { TOOL_ENTITIES, TOOL_GROUPS, TOOL_USE_CASES, type ToolEntity } from '../dataset/tool-catalogue.js';
-import { fromCodeList, fromDateTime, fromFlag, fromIdList, fromInt, likeMatcher } from './filter-values.js';
+import { fromCodeList, fromDateTime, fromFlag, fromIdList, fromInt } from './filter-values.js';
 import type { Indexes } from './indexes.js';
 
 export interface Ctx {
@@ -171,15 +171,6 @@ const countryIdsFromCodes = (value: string, ctx: Ctx) => {
   return out;
 };
 
-const yearIdsFromNumbers = (value: string, ctx: Ctx, name: string) => {
-  const out = new Set<number>();
-  for (const n of fromIdList(name, value)) {
-    const id = ctx.idx.yearIdByNumber.get(n);
-    if (id !== undefined) out.add(id);
-  }
-  return out;
-};
-
 const releasedStudies = (e: BrandEntity, ctx: Ctx) => e.studyIds.filter((id) => ctx.idx.studies.get(id)?.released === true);
 const studiesOf = (ids: readonly number[], ctx: Ctx) => ids.map((id) => ctx.idx.studies.get(id)).filter((s): s is StudyEntity => s !== undefined);
 
@@ -213,7 +204,7 @@ const studyCategoryCache = new WeakMap<Dataset, Map<number, readonly StudyCatego
 /** Relation ids are the emulator's choice: `study id * 1000 + position` (stable, unique). */
 function studyCategoriesOf(ctx: Ctx, studyId: number): readonly StudyCategoryEntity[] {
   let byStudy = studyCategoryCache.get(ctx.ds);
-  if (!byStudy) studyCategoryCache.set(ctx.ds, (byStudy = new Map()));
+  if (!byStudy) studyCategoryCache.set(ctx.ds, (byStudy = new Map<number, readonly StudyCategoryEntity[]>()));
   const cached = byStudy.get(studyId);
   if (cached) return cached;
   const brandsOf = new Map<number, Set<number>>();

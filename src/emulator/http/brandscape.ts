@@ -9,14 +9,14 @@
  * comes from per-block and per-study texts, and pages are written into pooled buffers that go to
  * the socket as they are (`npm run bench` measures it).
  */
-import type { FieldCaps, IncludeSpec } from '../../catalogue/endpoints.js';
+import type { IncludeSpec } from '../../catalogue/endpoints.js';
 import type { MetricColumn, StudyRows } from '../dataset/types.js';
 import { notFound } from './api-error.js';
 import { slims, type Ctx } from './bindings.js';
 import { codeText, toChunkText, toWordText, wordsOf, type ChunkText, type WordText } from '../dataset/value-codes.js';
 import { JsonBytes, NULL_BYTES, toBytes, toJsonBytes, type BufferPool } from './json-bytes.js';
 import type { ParsedQuery } from './parse-query.js';
-import { metaValue, pageRows, plan, spec, type Block, type MetaField, type Plan } from './brandscape-plan.js';
+import { pageRows, plan, spec, type Block, type MetaField, type Plan } from './brandscape-plan.js';
 
 const OPEN_DATA = toBytes('{"data":');
 

@@ -39,13 +39,23 @@ export function fromDateTime(name: string, value: string): number {
   return ms;
 }
 
+/**
+ * A record's value as text: a string as it is, a number or boolean as `String` writes it, anything
+ * else (an object) as JSON.
+ */
+export function valueText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value);
+}
+
 /** Case-insensitive "contains any of" over comma-separated needles. */
 export function likeMatcher(value: string): (candidate: unknown) => boolean {
   const needles = splitList(value).map((n) => n.toLowerCase());
   if (needles.length === 0) needles.push(value.toLowerCase());
   return (candidate) => {
     if (candidate === null || candidate === undefined) return false;
-    const hay = (typeof candidate === 'object' ? JSON.stringify(candidate) : String(candidate)).toLowerCase();
+    const hay = valueText(candidate).toLowerCase();
     return needles.some((n) => hay.includes(n));
   };
 }

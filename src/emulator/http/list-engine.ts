@@ -7,7 +7,7 @@
 import type { FieldCaps, ResourceSpec } from '../../catalogue/endpoints.js';
 import { badRequest, notFound } from './api-error.js';
 import type { AnyEntity, Binding, Ctx } from './bindings.js';
-import { fromDateTime, fromFlag, likeMatcher } from './filter-values.js';
+import { fromDateTime, fromFlag, likeMatcher, valueText } from './filter-values.js';
 import type { ParsedQuery, SortKey } from './parse-query.js';
 
 export interface EngineOptions {
@@ -77,7 +77,7 @@ export function fieldPredicate(field: string, caps: FieldCaps, value: string): (
       const wanted = new Set(value.split(',').map((v) => v.trim()).filter((v) => v !== ''));
       return (r) => {
         const v = r[field];
-        return v !== null && v !== undefined && wanted.has(String(v));
+        return v !== null && v !== undefined && wanted.has(valueText(v));
       };
     }
     case 'bool': {
@@ -113,14 +113,11 @@ export function toPredicate<E extends AnyEntity>(spec: ResourceSpec, binding: Bi
       const caps = spec.fields[name];
       if (caps) {
         const test = fieldPredicate(name, caps, value);
-        tests.push((e) => test(e.record as Row));
+        tests.push((e) => test(e.record));
       }
     }
   }
-  if (binding.access) {
-    const access = binding.access;
-    tests.push((e) => access(e, ctx) === 'ok');
-  }
+  if (binding.access) tests.push((e) => binding.access?.(e, ctx) === 'ok');
   return (e) => tests.every((t) => t(e));
 }
 
@@ -166,11 +163,11 @@ export function searchScorer(query: string, fields: readonly string[]): (record:
   const q = fold(query.trim());
   const queryTokens = tokensOf(q);
   if (queryTokens.length === 0) return () => 0;
-  const analysedFields: (Analysed | undefined)[] = new Array(fields.length);
+  const analysedFields = new Array<Analysed | undefined>(fields.length);
   return (record) => {
     for (let f = 0; f < fields.length; f++) {
       const value = record[fields[f]!];
-      analysedFields[f] = value === null || value === undefined ? undefined : analyse(String(value));
+      analysedFields[f] = value === null || value === undefined ? undefined : analyse(valueText(value));
     }
     // A token matches only inside some field's text: most records fail here, at no further cost.
     for (const qt of queryTokens) if (!analysedFields.some((field) => field !== undefined && field.text.includes(qt))) return 0;
@@ -206,7 +203,7 @@ const sortValue = (v: unknown): string | number | null => {
     const name = (v as Row)['name'];
     return typeof name === 'string' ? name.toLowerCase() : JSON.stringify(v);
   }
-  return String(v).toLowerCase();
+  return valueText(v).toLowerCase();
 };
 
 /**
@@ -236,7 +233,7 @@ export function selectEntities<E extends AnyEntity>(spec: ResourceSpec, binding:
     const score = searchScorer(query.search, spec.search);
     const scored: { e: E; score: number }[] = [];
     for (const e of rows) {
-      const value = score(e.record as Row);
+      const value = score(e.record);
       if (value > 0) scored.push({ e, score: value });
     }
     if (query.sort.length === 0) scored.sort((a, b) => b.score - a.score || a.e.record.id - b.e.record.id);

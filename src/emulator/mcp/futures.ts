@@ -71,7 +71,7 @@ export function futuresData(ctx: Ctx, tool: FuturesToolName, input: FuturesInput
     case 'get-financial-overview': {
       const latest = c.financials.at(-1);
       const price = latestPrice(ctx, listing);
-      return { ...head, fiscal_year_end: c.record.fiscal_year_end ?? null, latest_fiscal_year: latest ? ({ ...latest } as Record<string, Json>) : null, latest_close: price?.close ?? null, latest_close_date: price?.date ?? null };
+      return { ...head, fiscal_year_end: c.record.fiscal_year_end ?? null, latest_fiscal_year: latest ? { ...latest } : null, latest_close: price?.close ?? null, latest_close_date: price?.date ?? null };
     }
     case 'get-income-statement':
       return { ...head, years: yearsOf(listing, input.years).map((r) => ({ fiscal_year: r.fiscal_year, period_end: r.period_end ?? null, revenue: n(r.revenue), operating_income: n(r.operating_income), net_income: n(r.net_income) })) };

@@ -78,7 +78,11 @@ function paramsOf(args: Args): DynamicListParams & Pick<BrandscapeParams, 'metri
 
 const csvCell = (value: unknown): string => {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'number' && !Number.isFinite(value) ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (typeof value === 'number') text = Number.isFinite(value) ? String(value) : '';
+  else if (typeof value === 'boolean' || typeof value === 'bigint') text = String(value);
+  else text = JSON.stringify(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
 
@@ -99,7 +103,7 @@ export async function runFetchRows(context: McpContext, args: Args, signal: Abor
     if (await stat(path).then(() => true, () => false)) throw new UsageError(`${basename(args.file)} exists in the output folder already; it is not replaced.`, { hint: 'Give another file name.' });
     const records: Record<string, unknown>[] =
       args.resource === 'brandscape-data'
-        ? ((await client.brandscape.all(params as BrandscapeParams, { signal })) as Record<string, unknown>[])
+        ? await client.brandscape.all(params as BrandscapeParams, { signal })
         : await client.resource(args.resource as ResourcePath).all(params, { signal });
     const table = toTable(records, { source: `fetch_rows ${args.resource}` });
     if (extname(path).toLowerCase() === '.parquet') await writeParquet(table, path);

@@ -34,6 +34,9 @@ export const PARAMETER_TYPES = ['string', 'strings', 'integer', 'number', 'boole
 
 const YEAR_TEXT = /^latest(?:-(\d{1,2}))?$/;
 
+/** The length of a text a `.max` check refused (its input is the string checked). */
+const textLength = (input: unknown): number => (typeof input === 'string' ? input.length : 0);
+
 /** The value schemas the parameter types and the template schema share. */
 export interface ValueSchemas {
   /** A year: 1990-2100, `latest` or `latest-N`. */
@@ -81,7 +84,7 @@ export function valueSchemas(): ValueSchemas {
         // A name this long is a mistake, not a search to send to the service (which refuses it as a
         // service error, exit 3, after the round trip).
         .max(TEMPLATE_LIMITS.brandName, {
-          error: (issue) => `a brand name is at most ${TEMPLATE_LIMITS.brandName} characters; got ${countText(String(issue.input).length)} (${describe(issue.input)})`,
+          error: (issue) => `a brand name is at most ${TEMPLATE_LIMITS.brandName} characters; got ${countText(textLength(issue.input))} (${describe(issue.input)})`,
         }),
     ],
     { error: (issue) => `expected a brand id or name, got ${describe(issue.input)}` },
@@ -115,7 +118,7 @@ export function tooManyText(list: unknown, what: string): string {
 const textValue = (expected: string) =>
   z
     .string({ error: (issue) => `expected ${expected}, got ${describe(issue.input)}` })
-    .max(TEMPLATE_LIMITS.textLength, { error: (issue) => `a text of ${countText(String(issue.input).length)} characters; a text is at most ${countText(TEMPLATE_LIMITS.textLength)}` });
+    .max(TEMPLATE_LIMITS.textLength, { error: (issue) => `a text of ${countText(textLength(issue.input))} characters; a text is at most ${countText(TEMPLATE_LIMITS.textLength)}` });
 
 type SchemaOf<T extends ParameterType> = z.ZodType<ParameterValues[T]>;
 const parameterSchemas = new Map<ParameterType, z.ZodType>();
@@ -220,7 +223,9 @@ export function fromParameterText(type: ParameterType, text: string): unknown {
 export function parameterText(value: unknown): string {
   if (Array.isArray(value)) return value.map(parameterText).join(', ');
   if (value === null || value === undefined) return '';
-  return String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value);
 }
 
 /**

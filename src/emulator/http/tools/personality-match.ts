@@ -8,7 +8,7 @@ import { brandRow, imageryKeys, studyBlock, valueAt, type ToolInput } from '../t
 
 /** Pearson correlation over the pairs where both values exist. */
 export function pearson(a: readonly (number | null)[], b: readonly (number | null)[]): number | null {
-  const pairs = a.flatMap((x, i) => (x !== null && b[i] !== null && b[i] !== undefined ? [[x, b[i] as number] as const] : []));
+  const pairs = a.flatMap((x, i) => (x !== null && b[i] !== null && b[i] !== undefined ? [[x, b[i]] as const] : []));
   if (pairs.length < 3) return null;
   const mx = pairs.reduce((s, [x]) => s + x, 0) / pairs.length;
   const my = pairs.reduce((s, [, y]) => s + y, 0) / pairs.length;
