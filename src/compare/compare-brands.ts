@@ -62,7 +62,10 @@ export async function compareBrands(client: CompareClient, options: CompareBrand
   );
   queries.push(...input.queries);
   const comparison = shapeComparison({ request, scope, brands: basics.brands, metrics, catalogue, audienceName: basics.audienceName, input, queries, source: sourceOf(client, options.emulated === true) });
-  return focus === undefined ? comparison : { ...comparison, focus };
+  if (focus === undefined) return comparison;
+  // The About block says the focus, after the brands.
+  const said = { label: 'Focus brand', value: `${focus.name} (${focus.id})` };
+  return { ...comparison, focus, asked: comparison.asked.flatMap((item) => (item.label === 'Brands' ? [item, said] : [item])) };
 }
 
 /**

@@ -46,7 +46,7 @@ const marketRows: CrossMarketRow[] = BRANDS.flatMap((b, i) =>
     markets_compared: 2,
     n_rows: 1,
   })),
-) as CrossMarketRow[];
+);
 
 /** Every layer's mark and encoding, flattened. */
 function layers(spec: unknown): { mark: unknown; encoding: Record<string, unknown> }[] {

@@ -48,6 +48,8 @@ describe('compareBrands: focus', () => {
   it('a focus by name (case ignored) or id is the resolved brand, and the heatmap outlines its row', async () => {
     const c = await compareBrands(client(), { brands: ['Veros', 'Polora'], markets: ['GB', 'DE'], focus: 'polora' });
     expect(c.focus?.name).toBe('Polora');
+    expect(c.asked.map((a) => a.label).slice(0, 2)).toEqual(['Brands', 'Focus brand']);
+    expect(c.asked[1]?.value).toBe(`Polora (${c.focus!.id})`);
     const spec = JSON.stringify(comparisonChart(c));
     expect(spec).toContain('datum.entity === \\"Polora\\"');
     const byId = await compareBrands(client(), { brands: ['Veros', 'Polora'], markets: ['GB', 'DE'], focus: c.focus!.id });
