@@ -103,8 +103,9 @@ Examples:
   brandscape compare --brands Polora --years 2023 --metrics brand_stature \\
     --format csv --out polora-2023.xlsx --out polora-2023.png > polora-2023.csv
 
-  # The same heatmap as a picture for a Veros deck: Veros's row bold and outlined
-  brandscape compare --brands Veros,Polora,"Corvaton Motors" --markets GB,DE,FR --focus Veros --out veros.png
+  # Three brands' pillars as a heatmap for a Veros deck: Veros's row bold and outlined
+  brandscape compare --brands Veros,Polora,"Corvaton Motors" --markets GB,DE,FR \\
+    --focus Veros --out veros.png
 
   # Two brands in the US quarterly waves of 2023 and 2024
   brandscape compare --brands Aurica,Lumell --markets US --years 2023,2024 --waves --metrics esteem
