@@ -30,7 +30,16 @@ export interface CrossYearLinesOptions extends ChartOptions, MetricPanelOptions 
    * line per market in one panel; `true` gives it a panel per market instead.
    */
   smallMultiples?: boolean;
+  /**
+   * The focus entity's id (a brand, company or sector id): its lines are drawn thicker and opaque
+   * over the others, which are thinner and faded, so the brand a deck is about stands out among its
+   * competitors. No effect when the lines are one entity's markets.
+   */
+  focus?: number;
 }
+
+/** Line widths and opacities of the focus entity's lines and of the others, when there is a focus. */
+const FOCUS_LINE = { width: 3.5, otherWidth: 1.5, otherOpacity: 0.4 } as const;
 
 /**
  * Symbols for the points: 7 of them against 8 colours, so colour × symbol pairs repeat only after
@@ -113,7 +122,9 @@ export function crossYearLines(rows: readonly CrossYearRow[], options: CrossYear
     // A legend of one line says nothing the title does not.
     show: seriesOrder.length > 1,
   };
-  const context: PanelContext = { ticks, width, legend, noun, brand: first.entity_kind === 'brand' };
+  // A focus among several entities' lines (one entity's markets have nothing to stand out from).
+  const focused = options.focus !== undefined && seriesBy !== 'market' && entities.length > 1 && picked.some((r) => r.entity_id === options.focus);
+  const context: PanelContext = { ticks, width, legend, noun, brand: first.entity_kind === 'brand', focus: focused };
   const valuesOf = (panel: MetricPanel<CrossYearRow>) =>
     panel.rows.map((r) => ({
       series: labels.get(seriesKey(r)) ?? r.entity_name,
@@ -124,6 +135,7 @@ export function crossYearLines(rows: readonly CrossYearRow[], options: CrossYear
       period_order: r.period_order,
       value: r.value,
       change: r.change,
+      ...(focused ? { focus: r.entity_id === options.focus } : {}),
     }));
 
   // The title names what every line shares: the one brand, the one market.
@@ -189,6 +201,8 @@ interface PanelContext {
   legend: Legend;
   noun: string;
   brand: boolean;
+  /** Whether the values carry a `focus` flag: the focus entity's lines thick and opaque, the others thin and faded. */
+  focus: boolean;
 }
 
 /** One metric's lines: a line and a point per series, on the shared period axis. */
@@ -232,10 +246,21 @@ function linePanel(panel: MetricPanel<CrossYearRow>, yDomain: [number, number], 
       },
     },
     layer: [
-      { mark: { type: 'line', strokeWidth: 2 } },
+      context.focus
+        ? {
+            mark: { type: 'line' },
+            encoding: {
+              strokeWidth: { condition: { test: 'datum.focus', value: FOCUS_LINE.width }, value: FOCUS_LINE.otherWidth },
+              opacity: { condition: { test: 'datum.focus', value: 1 }, value: FOCUS_LINE.otherOpacity },
+            },
+          }
+        : { mark: { type: 'line', strokeWidth: 2 } },
       {
         mark: { type: 'point', filled: true, size: 50, opacity: 1 },
         encoding: {
+          ...(context.focus
+            ? { opacity: { condition: { test: 'datum.focus', value: 1 }, value: FOCUS_LINE.otherOpacity }, size: { condition: { test: 'datum.focus', value: 80 }, value: 40 } }
+            : {}),
           shape: { field: 'series', type: 'nominal', sort: legend.order, scale: { domain: legend.order, range: SHAPES }, title: legend.title, ...(legend.show ? {} : { legend: null }) },
           tooltip: [
             { field: 'name', type: 'nominal', title: brand ? `${noun} (local name)` : noun },

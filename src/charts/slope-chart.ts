@@ -28,6 +28,11 @@ export interface SlopeChartOptions extends ChartOptions, MetricPanelOptions {
   from?: string;
   /** The second period. Default: the latest in the rows. */
   to?: string;
+  /**
+   * The focus entity's id (a brand, company or sector id): its line is drawn thicker and opaque,
+   * its labels bold, the other lines thinner and faded.
+   */
+  focus?: number;
 }
 
 type Direction = 'Up' | 'Down' | 'Flat';
@@ -81,7 +86,8 @@ export function slopeChart(rows: readonly CrossYearRow[], options: SlopeChartOpt
     legend: directions.length > 1 ? { orient: 'bottom' as const, direction: 'horizontal' as const } : null,
   };
   const one = directions.length === 1 ? ` ${directions[0] === 'Up' ? 'Every line goes up.' : directions[0] === 'Down' ? 'Every line goes down.' : 'Every line is flat (within the trend rule).'}` : '';
-  const layout = { from, to, width, height, color, noun, brand: first.entity_kind === 'brand', max: labelLength(options) };
+  const focus = options.focus !== undefined && distinct(inMarket.map(entityKey)).length > 1 && inMarket.some((r) => r.entity_id === options.focus) ? options.focus : undefined;
+  const layout = { from, to, width, height, color, noun, brand: first.entity_kind === 'brand', max: labelLength(options), focus };
   const dropped = Math.max(...paired.map((p) => p.dropped));
   const notes = `${one}${dropped > 0 ? ` ${dropped} ${noun.toLowerCase()}${dropped > 1 ? 's' : ''} without both values left out${paired.length > 1 ? ' of some panels' : ''}.` : ''}`;
 
@@ -149,6 +155,8 @@ interface SlopeLayout {
   noun: string;
   brand: boolean;
   max: number;
+  /** The focus entity's id, when it has a line among others. */
+  focus: number | undefined;
 }
 
 /** One metric's slopes, with end labels moved apart so that they never overlap. */
@@ -170,6 +178,7 @@ function slopePanel(panel: MetricPanel<CrossYearRow>, pairs: readonly Pair[], do
       global_name: p.b.global_name,
       change: p.vb - p.va,
       direction: direction(p.va, p.vb, scoreType),
+      ...(layout.focus === undefined ? {} : { focus: p.b.entity_id === layout.focus }),
     };
     return [
       { ...common, side: 'from', period: from, value: p.va, label_y: toValue(leftY[i] ?? 0), label: `${label}  ${formatScore(p.va, scoreType)}` },
@@ -185,14 +194,23 @@ function slopePanel(panel: MetricPanel<CrossYearRow>, pairs: readonly Pair[], do
   const labelY = { field: 'label_y', type: 'quantitative' as const, title: metric };
   const x = { field: 'period', type: 'ordinal' as const, title: null, sort: [from, to], scale: { padding: 0 }, axis: { orient: 'top' as const, labelFontWeight: 'bold' as const, labelAngle: 0, domain: false, ticks: false, labelPadding: 8 } };
   const tooltipFormat = scoreFormat(scoreType, 'tooltip');
+  // End labels; with a focus, the focus's in bold (Vega-Lite has no font-weight channel: a layer each).
+  const labelLayers = (side: 'from' | 'to', align: 'left' | 'right', dx: number) =>
+    (layout.focus === undefined ? [''] : [' && !datum.focus', ' && datum.focus']).map((test) => ({
+      transform: [{ filter: `datum.side === '${side}'${test}` }],
+      mark: { type: 'text' as const, align, baseline: 'middle' as const, dx, color: '#333333', aria: false, ...(test === ' && datum.focus' ? { fontWeight: 'bold' as const } : {}) },
+      encoding: { y: labelY, text: { field: 'label', type: 'nominal' as const } },
+    }));
   return {
     data: { values },
     encoding: { x },
     layer: [
       {
-        mark: { type: 'line', strokeWidth: 2 },
+        // With a focus the width is encoded (a width on the mark would win over the encoding).
+        mark: { type: 'line', ...(layout.focus === undefined ? { strokeWidth: 2 } : {}) },
         encoding: {
           y,
+          ...(layout.focus === undefined ? {} : { strokeWidth: { condition: { test: 'datum.focus', value: 3.5 }, value: 1.5 }, opacity: { condition: { test: 'datum.focus', value: 1 }, value: 0.4 } }),
           detail: { field: 'series', type: 'nominal' },
           color: layout.color,
         },
@@ -201,6 +219,7 @@ function slopePanel(panel: MetricPanel<CrossYearRow>, pairs: readonly Pair[], do
         mark: { type: 'point', filled: true, size: 45, opacity: 1 },
         encoding: {
           y,
+          ...(layout.focus === undefined ? {} : { opacity: { condition: { test: 'datum.focus', value: 1 }, value: 0.4 } }),
           color: layout.color,
           tooltip: [
             { field: 'name', type: 'nominal', title: brand ? `${noun} (local name)` : noun },
@@ -211,16 +230,8 @@ function slopePanel(panel: MetricPanel<CrossYearRow>, pairs: readonly Pair[], do
           ],
         },
       },
-      {
-        transform: [{ filter: "datum.side === 'from'" }],
-        mark: { type: 'text', align: 'right', baseline: 'middle', dx: -10, color: '#333333', aria: false },
-        encoding: { y: labelY, text: { field: 'label', type: 'nominal' } },
-      },
-      {
-        transform: [{ filter: "datum.side === 'to'" }],
-        mark: { type: 'text', align: 'left', baseline: 'middle', dx: 10, color: '#333333', aria: false },
-        encoding: { y: labelY, text: { field: 'label', type: 'nominal' } },
-      },
+      ...labelLayers('from', 'right', -10),
+      ...labelLayers('to', 'left', 10),
     ],
   };
 }

@@ -20,6 +20,7 @@ const FLAG_OF: Readonly<Record<string, string>> = {
   scoreType: '--score-type',
   audience: '--audience',
   waves: '--waves',
+  focus: '--focus',
   // runReport (brandscape report): the output folder.
   outDir: '--out',
   // The client's options, as the global flags and environment set them.

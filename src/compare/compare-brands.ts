@@ -12,6 +12,10 @@ import { sourceOf } from '../report/report-source.js';
 import { checkMarkets, loadBasics, loadRows, loadStudiesOfBrands, type CompareClient } from './load.js';
 import { chooseScope, planRequest, type StudyInfo } from './plan.js';
 import { shapeComparison } from './shape.js';
+import { COMPARE_ERRORS } from './messages.js';
+import { foldName } from '../frames/fold-name.js';
+import type { ResolvedBrand } from '../load/resolve-brands.js';
+import type { BrandRef } from '../report/template/template-params.js';
 import { resolveAudience, toMarketCodes } from '../load/resolve-names.js';
 import type { CompareBrandsOptions, Comparison } from './types.js';
 
@@ -38,6 +42,7 @@ export async function compareBrands(client: CompareClient, options: CompareBrand
   const markets = options.markets === undefined ? undefined : await toMarketCodes(client, options.markets, signal);
   const request = planRequest({ ...options, ...(markets ? { markets } : {}), ...(audience === undefined ? {} : { audience }) });
   const basics = await loadBasics(client, request, options);
+  const focus = options.focus === undefined ? undefined : focusBrand(options.focus, basics.brands);
   const queries = [...basics.queries];
   // Markets: as given (each must have studies), or wherever one of the brands is studied.
   let studiedByBrands: StudyInfo[] = [];
@@ -56,5 +61,21 @@ export async function compareBrands(client: CompareClient, options: CompareBrand
     options,
   );
   queries.push(...input.queries);
-  return shapeComparison({ request, scope, brands: basics.brands, metrics, catalogue, audienceName: basics.audienceName, input, queries, source: sourceOf(client, options.emulated === true) });
+  const comparison = shapeComparison({ request, scope, brands: basics.brands, metrics, catalogue, audienceName: basics.audienceName, input, queries, source: sourceOf(client, options.emulated === true) });
+  if (focus === undefined) return comparison;
+  // The About block says the focus, after the brands.
+  const said = { label: 'Focus brand', value: `${focus.name} (${focus.id})` };
+  return { ...comparison, focus, asked: comparison.asked.flatMap((item) => (item.label === 'Brands' ? [item, said] : [item])) };
+}
+
+/**
+ * The focus brand among the brands compared: by id, or by name (as given in `brands`, or the
+ * resolved brand's name, ignoring case and accents). A UsageError naming `focus` when it is none of them.
+ */
+export function focusBrand(focus: BrandRef, brands: readonly ResolvedBrand[]): ResolvedBrand {
+  const id = typeof focus === 'number' ? focus : /^\s*\d+\s*$/.test(focus) ? Number(focus) : undefined;
+  const wanted = typeof focus === 'string' ? foldName(focus) : undefined;
+  const found = brands.find((b) => (id !== undefined ? b.id === id : foldName(b.name) === wanted || (typeof b.ref === 'string' && foldName(b.ref) === wanted)));
+  if (found === undefined) throw COMPARE_ERRORS.unknownFocus(focus, [...new Set(brands.map((b) => b.name))]);
+  return found;
 }

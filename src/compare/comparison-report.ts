@@ -22,7 +22,7 @@ import type { AboutItem, ReportSpec, ReportTable } from '../report/report-spec.j
  * await writeFile('pillars.png', await renderPng(comparisonChart(comparison), { scale: 2 }));
  */
 export function comparisonChart(comparison: Comparison): ChartSpec {
-  const title = { title: comparison.title };
+  const title = { title: comparison.title, ...(comparison.focus === undefined ? {} : { focus: comparison.focus.id }) };
   if (comparison.by === 'year') return crossYearLines(comparison.result.rows(), title);
   const rows = comparison.result.rows();
   // One brand: bars against its mean read better than a one-row heatmap.

@@ -17,6 +17,10 @@ export const COMPARE_ERRORS = {
     new UsageError('The list of markets is empty.', {
       hint: (o: O) => `Give market codes, e.g. ${o({ option: 'markets', value: MARKETS_EXAMPLE })}, or leave them out for every market where the brands are studied.`,
     }),
+  unknownFocus: (focus: string | number, brands: readonly string[]) =>
+    new UsageError((o) => `${o({ option: 'focus', value: String(focus) })} is not one of the brands compared (${listText(brands)}); the focus is one of them.`, {
+      hint: (o) => `Name one of them, e.g. ${o({ option: 'focus', value: brands[0] ?? 'Veros' })}, or add it to ${o({ option: 'brands' })}.`,
+    }),
   badAudience: (audience: number) => new UsageError(`The audience is an id (a positive whole number), not ${audience}.`, { hint: '1 is All Adults.' }),
 
   // The axis (`by`), inferred or given.

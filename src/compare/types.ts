@@ -44,6 +44,12 @@ export interface CompareBrandsOptions {
    * and one year, or several of each, cannot be inferred (a UsageError says what to add).
    */
   by?: CompareBy;
+  /**
+   * The brand the comparison is about, by id or name: one of `brands` (an id, a name as given, or
+   * the resolved brand's name). Its row is bold and outlined in the heatmap, its lines thicker in
+   * the line chart. Default: none, every brand alike.
+   */
+  focus?: BrandRef;
   /** Compare US quarterly waves as periods of their own (only with `by: 'year'`); default full years only. */
   waves?: boolean;
   /** True when the client talks to an embedded emulator (said in the workbook's and HTML's About). */
@@ -124,6 +130,8 @@ interface ComparisonBase {
   /** `3 brands × 6 markets × 4 metrics, 2024; percentile ranks, All Adults`. */
   readonly summary: string;
   readonly brands: readonly ResolvedBrand[];
+  /** The focus brand (`focus`), highlighted in the chart; undefined without one. */
+  readonly focus?: ResolvedBrand;
   /** Markets in the order given (or by name), with their names. */
   readonly markets: readonly MarketColumn[];
   /** The calendar years compared. */

@@ -12,7 +12,8 @@ import { pillarsProfile } from '../charts/pillars-profile.js';
 import { POWER_GRID_QUADRANTS, powerGrid } from '../charts/power-grid.js';
 import { sectorDistribution } from '../charts/sector-distribution.js';
 import { slopeChart } from '../charts/slope-chart.js';
-import { BrandscapeError } from '../errors.js';
+import { BrandscapeError, UsageError } from '../errors.js';
+import { foldName } from '../frames/fold-name.js';
 import { archetypeMatrix } from '../frames/archetype-matrix.js';
 import type { MissingData } from '../frames/brandscape-input.js';
 import { companyRollup, type CompanyInput } from '../frames/company-rollup.js';
@@ -58,6 +59,26 @@ function brandIdsOf(ctx: SectionContext, section: SectionSpec): number[] | undef
   const refs = sectionBrandRefs(section, ctx.template.data);
   if (refs === undefined) return undefined;
   return [...new Set(refs.map((ref) => ctx.data.brands.find((b) => b.ref === ref)!.id))];
+}
+
+/**
+ * The id of a section's focus brand (`focus:`, from a `focus_brand` parameter): `first` is the
+ * first of the section's brands, `none` (or no focus) none; else one of the section's brands, by
+ * id or name (as given, or the resolved brand's name, ignoring case and accents), or a UsageError.
+ */
+function focusOf(ctx: SectionContext, focus: string | number | undefined, brandIds: readonly number[] | undefined): number | undefined {
+  if (focus === undefined || brandIds === undefined) return undefined;
+  const word = typeof focus === 'string' ? foldName(focus) : undefined;
+  if (word === 'none') return undefined;
+  if (word === 'first') return brandIds[0];
+  const brands = ctx.data.brands.filter((b) => brandIds.includes(b.id));
+  const found = brands.find((b) => (typeof focus === 'number' ? b.id === focus : foldName(b.name) === word || (typeof b.ref === 'string' && foldName(b.ref) === word)));
+  if (found === undefined) {
+    throw new UsageError(`The focus brand ${typeof focus === 'number' ? focus : `'${focus}'`} is not one of the brands of section ${ctx.index + 1} (${listText([...new Set(brands.map((b) => b.name))])}).`, {
+      hint: 'Name one of them (-p focus_brand=NAME), first for the first of them, or none.',
+    });
+  }
+  return found.id;
 }
 
 /** Metric keys of a section: its own, else the template's metrics and the metrics of its groups. */
@@ -134,7 +155,9 @@ function crossMarketSection(ctx: SectionContext, s: Extract<SectionSpec, { kind:
   const notes = [...missingNotes(ctx, result.meta.missing), ...framesNotes(result.meta.notes)];
   const rows = result.rows();
   const heatmap = s.chart !== 'none' && s.chart !== 'bars';
-  const chart = s.chart === 'none' ? null : tryChart(() => (s.chart === 'bars' ? crossMarketBars(rows) : crossMarketHeatmap(rows, { markets: markets.map((m) => m.name) })), notes);
+  const focus = focusOf(ctx, s.focus, brands);
+  const chart =
+    s.chart === 'none' ? null : tryChart(() => (s.chart === 'bars' ? crossMarketBars(rows) : crossMarketHeatmap(rows, { markets: markets.map((m) => m.name), ...(focus === undefined ? {} : { focus }) })), notes);
   const metrics = [...new Set(rows.map((r) => r.metric_name))];
   const entities = new Set(rows.map((r) => r.entity_id)).size;
   // Beside a heatmap, the table shows its rows in the heatmap's order: one order per section.
@@ -166,6 +189,8 @@ function crossYearSection(ctx: SectionContext, s: Extract<SectionSpec, { kind: '
   });
   const notes = [...missingNotes(ctx, result.meta.missing), ...framesNotes(result.meta.notes)];
   const rows = result.rows();
+  const focus = focusOf(ctx, s.focus, brands);
+  const focused = focus === undefined ? {} : { focus };
   const market = markets.find((m) => rows.some((r) => r.country_code === m.code)) ?? markets[0]!;
   const slopeLines = s.chart === 'slope' ? slopePairs(rows, market.code) : undefined;
   // A slope chart compares brands' moves: one line says no more than the table's change, and
@@ -176,7 +201,7 @@ function crossYearSection(ctx: SectionContext, s: Extract<SectionSpec, { kind: '
   const chart =
     s.chart === 'none' || (slopeLines !== undefined && slopeLines.entities.length === 1)
       ? null
-      : tryChart(() => (s.chart === 'slope' ? slopeChart(rows, { market: market.code }) : crossYearLines(rows)), notes);
+      : tryChart(() => (s.chart === 'slope' ? slopeChart(rows, { market: market.code, ...focused }) : crossYearLines(rows, focused)), notes);
   const metrics = [...new Set(rows.map((r) => r.metric_name))];
   const periods = s.waves ? undefined : ys.map(String);
   return {

@@ -45,6 +45,10 @@ Options:
   --brands A,B           Brands by name or id, comma-separated (repeatable). Names ignore case and
                          accents ("emmo cafe" is Emmo Café); a name that fits several brands, or
                          none, stops with the candidates or the nearest names
+  --focus NAME|ID        The brand the comparison is about, one of --brands (by name or id): bold
+                         and outlined in the heatmap, a thicker line in the line chart of --out
+                         .png/.svg/.html/.xlsx. Default: none, every brand alike (the order of
+                         --brands says nothing about which one a deck is for)
   --markets GB,DE,FR     Markets by ISO code or name (default: every market where one of the
                          brands is studied in the year); 'brandscape markets' lists them
   --years Y,Y            Years: 2024, ranges (2021..2024), latest, latest-1. Default: the latest
@@ -98,6 +102,10 @@ Examples:
   # Brand stature everywhere Polora is studied in 2023, as CSV, plus a workbook and a chart
   brandscape compare --brands Polora --years 2023 --metrics brand_stature \\
     --format csv --out polora-2023.xlsx --out polora-2023.png > polora-2023.csv
+
+  # Three brands' pillars as a heatmap for a Veros deck: Veros's row bold and outlined
+  brandscape compare --brands Veros,Polora,"Corvaton Motors" --markets GB,DE,FR \\
+    --focus Veros --out veros.png
 
   # Two brands in the US quarterly waves of 2023 and 2024
   brandscape compare --brands Aurica,Lumell --markets US --years 2023,2024 --waves --metrics esteem
@@ -222,6 +230,7 @@ export async function runCompare(argv: readonly string[], io: CommandIo): Promis
       'score-type': { type: 'string' },
       audience: { type: 'string' },
       waves: { type: 'boolean' },
+      focus: { type: 'string' },
       format: { type: 'string' },
       out: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
@@ -253,6 +262,8 @@ export async function runCompare(argv: readonly string[], io: CommandIo): Promis
     ...(scoreType ? { scoreType } : {}),
     ...(audience === undefined ? {} : { audience }),
     ...(values.waves ? { waves: true } : {}),
+    // An id, or a name, checked against the brands by compareBrands.
+    ...(values.focus === undefined ? {} : { focus: /^\s*\d+\s*$/.test(values.focus) ? Number(values.focus) : values.focus.trim() }),
   };
   // Files are checked before anything is loaded: a typo in a path should not cost a load.
   const outs = (values.out ?? []).map((path) => ({ path: resolve(io.cwd, path), given: path, kind: fileKind(path) }));

@@ -24,13 +24,15 @@ export interface ParameterValues {
   years: YearValue[];
   market: string;
   markets: string[];
+  /** One brand by id or name, or `first` (the first of the section's brands) or `none`, resolved when the report runs. */
+  brand: BrandRef;
   brands: BrandRef[];
   ids: number[];
 }
 export type ParameterType = keyof ParameterValues;
 export type ParameterValue = ParameterValues[ParameterType];
 
-export const PARAMETER_TYPES = ['string', 'strings', 'integer', 'number', 'boolean', 'year', 'years', 'market', 'markets', 'brands', 'ids'] as const satisfies readonly ParameterType[];
+export const PARAMETER_TYPES = ['string', 'strings', 'integer', 'number', 'boolean', 'year', 'years', 'market', 'markets', 'brand', 'brands', 'ids'] as const satisfies readonly ParameterType[];
 
 const YEAR_TEXT = /^latest(?:-(\d{1,2}))?$/;
 
@@ -134,6 +136,7 @@ const MAKE_SCHEMA: { readonly [T in ParameterType]: () => SchemaOf<T> } = {
   years: () => nonEmpty(valueSchemas().yearValue, 'years'),
   market: () => valueSchemas().marketCode,
   markets: () => nonEmpty(valueSchemas().marketCode, 'market codes'),
+  brand: () => valueSchemas().brandRef,
   brands: () => nonEmpty(valueSchemas().brandRef, 'brands (ids or names)'),
   ids: () => nonEmpty(valueSchemas().positiveId, 'ids'),
 };
@@ -212,6 +215,8 @@ export function fromParameterText(type: ParameterType, text: string): unknown {
       return split(t).flatMap((part) => yearRange(part) ?? [number(part)]);
     case 'market':
       return t;
+    case 'brand':
+      return /^\d+$/.test(t) ? Number(t) : t;
     case 'brands':
       return split(t).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
     case 'ids':

@@ -51,6 +51,8 @@ export const crossMarketSection = z.strictObject({
   year: yearValue.optional(),
   markets,
   brands,
+  /** The brand highlighted in the chart: one of the section's brands, `first` or `none`. */
+  focus: brandRef.optional(),
   by,
   chart: oneOf('chart', ['heatmap', 'bars', 'none']).optional(),
 });
@@ -66,6 +68,8 @@ export const crossYearSection = z.strictObject({
   by,
   /** Keep US quarterly waves as periods of their own. */
   waves: z.boolean().optional(),
+  /** The brand highlighted in the chart: one of the section's brands, `first` or `none`. */
+  focus: brandRef.optional(),
   chart: oneOf('chart', ['lines', 'slope', 'none']).optional(),
 });
 
