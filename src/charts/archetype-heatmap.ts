@@ -25,7 +25,7 @@ export interface ArchetypeHeatmapOptions extends ChartOptions {
   /** The audience, when the rows hold several. */
   audienceId?: number;
   /** Brand order: by name (default), or by the brand's rank on this archetype key, highest first. */
-  sortBy?: 'name' | string;
+  sortBy?: 'name' | (string & {});
 }
 
 /**

@@ -5,7 +5,7 @@
 import { UsageError } from '../errors.js';
 import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
 import { published } from './vega-lite-spec.js';
-import { CHART_COLOURS, CHART_FONT_SIZES, CHART_PALETTE, chartTheme } from './chart-theme.js';
+import { CHART_FONT_SIZES, CHART_PALETTE, chartTheme } from './chart-theme.js';
 import { entityNoun } from './entity-names.js';
 import { measureText } from './measure-text.js';
 import { type BrandPillars, type PillarRow, type PillarSelection, pillarValues } from './pillar-values.js';

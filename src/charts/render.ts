@@ -277,9 +277,18 @@ interface SceneNode {
 }
 
 /** The lines of a mark's tooltip (`Title: value`), or none. */
+/** A scenegraph value as the text Vega shows: arrays (multi-line text) joined, nothing for null. */
+function textOf(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (Array.isArray(value)) return value.map(textOf).join(',');
+  return JSON.stringify(value) ?? '';
+}
+
 function tooltipLines(tooltip: unknown): string[] {
   if (tooltip === null || tooltip === undefined || tooltip === '') return [];
-  if (typeof tooltip !== 'object') return [String(tooltip)];
+  if (typeof tooltip !== 'object') return [textOf(tooltip)];
   return Object.entries(tooltip as Record<string, unknown>)
     .filter(([, value]) => value !== null && value !== undefined && value !== '' && !(typeof value === 'number' && Number.isNaN(value)))
     .map(([key, value]) => `${key}: ${String(value)}`);
@@ -363,7 +372,7 @@ interface TextItem {
  */
 function dejaVuWidth(item: TextItem, text: unknown): number {
   const size = item.fontSize === null || item.fontSize === undefined ? 11 : Number(item.fontSize) || 0;
-  const value = text === null || text === undefined ? '' : String(text).trim();
+  const value = textOf(text).trim();
   if (size <= 0 || value === '') return 0;
   const weight = item.fontWeight;
   const bold = weight === 'bold' || weight === 'bolder' || Number(weight) >= 600;

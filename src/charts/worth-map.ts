@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import type { BrandWorthMap, CategoryWorthMap } from '../schemas/turbo-pitch.js';
 import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
 import { published } from './vega-lite-spec.js';
-import { CHART_COLOURS, CHART_FONT_SIZES, CHART_PALETTE, chartTheme } from './chart-theme.js';
+import { CHART_FONT_SIZES, CHART_PALETTE, chartTheme } from './chart-theme.js';
 import { measureText } from './measure-text.js';
 import { type Box, placeLabels } from './place-labels.js';
 import { POWER_GRID_QUADRANTS } from './power-grid.js';

@@ -35,7 +35,7 @@ export interface ParsedArgv<O extends OptionSpec> {
 export function fromArgv<O extends OptionSpec>(command: string, argv: readonly string[], options: O, allowPositionals = false): ParsedArgv<O> {
   try {
     const parsed = parseArgs({ args: [...argv], options, allowPositionals, strict: true });
-    return { values: parsed.values as ParsedArgv<O>['values'], positionals: parsed.positionals };
+    return { values: parsed.values, positionals: parsed.positionals };
   } catch (error) {
     const message = error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '').replace(/\.+$/, '') : String(error);
     throw new UsageError(`${message}.`, { hint: `Run 'brandscape ${command} --help' for the options.` });

@@ -4,6 +4,7 @@
  * then only the brands' rows of the chosen studies. What to ask for comes from the plan (plan.ts);
  * what the answers mean is the plan's and the shape's business.
  */
+import type { StudyRecord } from '../frames/brandscape-input.js';
 import type { BrandscapeClient } from '../client/create-client.js';
 import { NotFoundError } from '../errors.js';
 import type { BrandscapeInput } from '../frames/brandscape-input.js';
@@ -26,7 +27,7 @@ export interface Basics {
   /** The released studies (of the markets named), with their market and year. */
   readonly studies: StudyInfo[];
   /** The study records as loaded, which the rows' load reuses. */
-  readonly studyRecords: Awaited<ReturnType<CompareClient['studies']['all']>>;
+  readonly studyRecords: readonly StudyRecord[];
   /** The metrics named, checked against the catalogue; undefined for the default (not waited for). */
   readonly named: MetricChoice | undefined;
   readonly audienceName: string;

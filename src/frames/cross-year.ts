@@ -15,7 +15,7 @@ import { ENTITY_KINDS, MARKET_KINDS, METRIC_KINDS, resultTable, type ResultSchem
 import { selectRows, withKnownEntity } from './select-rows.js';
 import { compareText, orNull } from './stats.js';
 import { TREND_THRESHOLDS, trendOf, trendThreshold } from './trend-rule.js';
-import type { CrossYearRow, EntityKind, TrendDirection } from './types.js';
+import type { CrossYearRow, EntityKind } from './types.js';
 
 export interface CrossYearOptions extends BrandscapeSelection {
   /** Years to compare (default: every year in the rows); each must have rows. */

@@ -47,7 +47,9 @@ export function sortOrderOf(table: SortSource, keys: SortKey | readonly SortKey[
   for (let k = resolved.length - 1; k >= 0; k--) {
     const { column: name, descending } = resolved[k]!;
     const column = table.columnOrUndefined(name)!;
-    let { low: lo, high: hi, missing } = keyWords(column, n, descending);
+    const words = keyWords(column, n, descending);
+    const { missing } = words;
+    let { low: lo, high: hi } = words;
     // The keys travel with the row positions through every pass (rather than being read again
     // through `order` for the high word): a read through `order` is a random access per row.
     // Only a key after the first has to be read through the order once, up front.

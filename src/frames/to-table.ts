@@ -124,7 +124,8 @@ class Slot {
       this.addObject(i, v);
       return;
     }
-    this.addMixed(i, String(v));
+    // A bigint, symbol or function: none comes from JSON; kept as its text.
+    this.addMixed(i, mixedText(v));
   }
 
   addObject(i: number, object: object): void {
@@ -369,7 +370,7 @@ function columnOf(name: string, slot: Slot, metric: boolean, forced: ColumnKind 
       const values = slot.mixed!;
       return textColumn(n, (i) => {
         const v = values[i];
-        return v === null || v === undefined ? null : String(v);
+        return v === null || v === undefined ? null : mixedText(v);
       });
     }
     default: {
@@ -483,4 +484,11 @@ export class TableBuilder<R extends object = FrameRow> {
     this.#root = new Slot('', [], 0);
     return new FrameTable<R, FrameMeta>(ordered, n, { source: options.source ?? 'toTable', notes: [] });
   }
+}
+
+/** A mixed column's value as text: objects as JSON, the rest as JavaScript writes them. */
+function mixedText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'symbol') return v.toString();
+  return JSON.stringify(v) ?? '';
 }

@@ -140,7 +140,7 @@ function andInto(mask: Uint8Array, m: Uint8Array): void {
 }
 
 function narrowBy(name: string, column: FrameColumn, condition: Condition, mask: Uint8Array): void {
-  const tests: Exclude<Condition, Scalar | null> = condition === null ? { isNull: true } : isTests(condition) ? condition : { eq: condition as Scalar };
+  const tests: Exclude<Condition, Scalar | null> = condition === null ? { isNull: true } : isTests(condition) ? condition : { eq: condition };
   if (typeof condition === 'object' && condition !== null && !(condition instanceof Date) && !isTests(condition)) {
     throw new DataError(`The condition on '${name}' is not a value or an object of tests (${[...TESTS].join(', ')}): ${JSON.stringify(condition)}.`, [], []);
   }

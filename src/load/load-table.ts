@@ -32,7 +32,7 @@ export interface LoadTableOptions extends FetchAllOptions {
 export async function loadTable<P, R extends object = FrameRow>(fetcher: LoadsInto<P>, params: P, options: LoadTableOptions = {}): Promise<FrameTable<R, FrameMeta>> {
   const { table, ...load } = options;
   const builder = new TableBuilder<R>({ source: 'loadTable', ...table });
-  await fetcher.loadInto(params, builder as RecordSink<never>, load);
+  await fetcher.loadInto(params, builder, load);
   return builder.finish();
 }
 
@@ -54,7 +54,7 @@ export async function brandscapeTable<R extends object = FrameRow>(
   const catalogue = client.metricCatalogue(options.signal ? { signal: options.signal } : undefined).catch(() => undefined);
   const builder = new TableBuilder<R>({ source: 'brandscape', ...options.table });
   const { table: _table, ...load } = options;
-  await client.brandscape.loadInto(params, builder as RecordSink<never>, load);
+  await client.brandscape.loadInto(params, builder, load);
   const metricColumns = options.table?.metricColumns ?? (await catalogue)?.columns.allColumns ?? [];
   return builder.finishWith({ metricColumns });
 }

@@ -145,7 +145,7 @@ export async function display(shown: ChartSpec | FrameTable<object, FrameMeta>, 
   const write = options.write ?? tslabWriter();
   // The overloads pair a table with TableDisplayOptions and a chart with DisplayOptions.
   if (shown instanceof FrameTable) write(tableMimeBundle(shown, options as TableDisplayOptions));
-  else write(await toMimeBundle(shown, options as DisplayOptions));
+  else write(await toMimeBundle(shown, options));
 }
 
 type WriteDisplayData = (message: { data: Record<string, unknown>; metadata: Record<string, unknown>; transient: Record<string, unknown> }, update: boolean) => void;
@@ -162,7 +162,7 @@ export type DisplayWriter = (bundle: MimeBundle & { transient?: Record<string, u
  * run a tslab installed elsewhere); the writer is only set while the kernel executes a cell.
  */
 export function findTslabWriter(): DisplayWriter | undefined {
-  const candidates: (() => unknown)[] = [() => createRequire(import.meta.url)('tslab/dist/jupyter')];
+  const candidates: (() => unknown)[] = [() => createRequire(import.meta.url)('tslab/dist/jupyter') as unknown];
   const entry = process.argv[1];
   if (entry !== undefined) {
     candidates.push(() => createRequire(realpathSync(entry))(join(dirname(realpathSync(entry)), '..', 'dist', 'jupyter')));

@@ -68,7 +68,7 @@ const ARCHETYPE_COLUMNS: readonly (readonly [string, CellFormat])[] = [
 function fromFrameTable(table: FrameTable<object, FrameMeta>, spec: readonly (readonly [string, CellFormat])[]): ReportTable {
   const columns: ReportColumn[] = spec.map(([key, format]) => ({ key, header: key, format }));
   const values = spec.map(([name]) => table.values(name));
-  const rows: ReportCell[][] = new Array(table.length);
+  const rows = new Array<ReportCell[]>(table.length);
   for (let i = 0; i < table.length; i++) {
     const row = new Array<ReportCell>(values.length);
     for (let c = 0; c < values.length; c++) {

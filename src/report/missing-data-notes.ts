@@ -16,9 +16,9 @@ export const plural = (n: number, word: string) => `${n} ${n === 1 ? word : /[^a
 /** How to name what the frames list by code or id. */
 export interface MissingNames {
   /** A market's name from its code (the code itself when unknown). */
-  market(code: string): string;
+  market: (code: string) => string;
   /** A brand's name from its id. */
-  brand(id: number): string;
+  brand: (id: number) => string;
   /**
    * What the report knows of the studies, so that a year without data says why: the brands were
    * not in a study that exists, or there was no study. Without it: `No data for 2021 in these markets`.

@@ -22,7 +22,7 @@ function tableHtml(table: ReportTable, caption?: string): string {
   if (table.rows.length === 0) return '<p class="empty">No data.</p>';
   const colours = cellColours(table);
   // Only columns with long texts wrap; short labels stay on one line.
-  const wraps = table.columns.map((column, c) => column.format === 'text' && c >= table.keyColumns && table.rows.some((row) => typeof row[c] === 'string' && (row[c] as string).length > 40));
+  const wraps = table.columns.map((column, c) => column.format === 'text' && c >= table.keyColumns && table.rows.some((row) => typeof row[c] === 'string' && (row[c]).length > 40));
   // A line above each block of a matrix (each metric's rows), so the blocks read apart.
   const blockStarts = new Set(table.colourScales.map((s) => s.fromRow).filter((r) => r > 0));
   const head = table.columns.map((c, i) => `<th scope="col"${isNumeric(c.format) ? ' class="num"' : ''}${i < table.keyColumns ? ' data-key' : ''}>${escapeHtml(c.header)}</th>`).join('');

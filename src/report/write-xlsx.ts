@@ -115,7 +115,7 @@ function writeTable(ws: Worksheet, table: ReportTable, topRow: number, name: str
     style: { theme: 'TableStyleMedium2', showRowStripes: true },
     columns: table.columns.map((c) => ({ name: c.header, filterButton: true })),
     // Text is text: exceljs writes strings as strings, never as formulas (a test checks `=` text).
-    rows: table.rows.map((row) => row.map((v) => (v === null ? null : v)) as (string | number | boolean | null)[]),
+    rows: table.rows.map((row) => row.map<string | number | boolean | null>((v) => (v === null ? null : v))),
   });
   table.columns.forEach((column, c) => {
     // A number column's header sits over its numbers, which Excel aligns right.

@@ -5,7 +5,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   DataError,
-  UsageError,
   archetypeHeatmap,
   companyView,
   crossMarketBars,
@@ -19,7 +18,7 @@ import {
 } from '../../src/index.js';
 import { truncateLabel } from '../../src/charts/truncate-label.js';
 import { measureText } from '../../src/charts/measure-text.js';
-import type { CrossMarketRow, CrossYearRow } from '../../src/frames/types.js';
+import type { CrossMarketRow } from '../../src/frames/types.js';
 import * as f from './fixtures.js';
 import { axisLabels, channels, compileMessages, dataRows, panelsOf, panelTitleOf, subtitleOf } from './helpers.js';
 

@@ -97,10 +97,10 @@ describe('renderSvg', () => {
 
   it('forwards warnings and refuses specs that do not compile', async () => {
     const warnings: string[] = [];
-    await renderSvg({ ...tiny, encoding: { ...(tiny['encoding'] as object), color: { field: 'a', type: 'quantitative', scale: { type: 'band' } } } } as ChartSpec, {
+    await renderSvg({ ...tiny, encoding: { ...(tiny['encoding'] as object), color: { field: 'a', type: 'quantitative', scale: { type: 'band' } } } }, {
       onWarning: (w) => warnings.push(w),
     });
     expect(warnings.length).toBeGreaterThan(0);
-    await expect(renderSvg({ mark: 'nonsense' } as unknown as ChartSpec)).rejects.toThrow(UsageError);
+    await expect(renderSvg({ mark: 'nonsense' })).rejects.toThrow(UsageError);
   });
 });

@@ -149,12 +149,21 @@ function parseCsv(text: string): Record<string, string>[] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') line.push(field), (field = '');
-    else if (ch === '\n') line.push(field), lines.push(line), (line = []), (field = '');
+    else if (ch === ',') {
+      line.push(field);
+      field = '';
+    } else if (ch === '\n') {
+      line.push(field);
+      lines.push(line);
+      line = [];
+      field = '';
+    }
     else field += ch;
   }
   const [header, ...rows] = lines;
@@ -617,7 +626,7 @@ describe('colour', () => {
     const forced = await cli(argv, { env: { FORCE_COLOR: '1' } });
     expect(forced.stdout).toMatch(/\u001b\[48;5;\d+m/);
     // Without the escapes the coloured table is the plain one.
-    // eslint-disable-next-line no-control-regex
+     
     expect(forced.stdout.replace(/\u001b\[[\d;]*m/g, '')).toBe(plain.stdout);
   });
 });

@@ -95,7 +95,7 @@ describe('--out', () => {
     execFileSync('mkfifo', [fifo]);
     const received = new Promise<string>((resolve, reject) => {
       let text = '';
-      createReadStream(fifo, 'utf8').on('data', (d) => (text += d)).on('end', () => resolve(text)).on('error', reject);
+      createReadStream(fifo, 'utf8').on('data', (d) => (text += String(d))).on('end', () => resolve(text)).on('error', reject);
     });
     const r = await fetchBrands(fifo);
     expect(r.code).toBe(0);

@@ -190,7 +190,7 @@ Examples:
 };
 
 /** Help and run of a discovery command, for the command registry. */
-export function discoveryCommand(name: keyof typeof commands & string): { help: string; run(argv: readonly string[], io: CommandIo): Promise<number> } {
+export function discoveryCommand(name: keyof typeof commands  ): { help: string; run(argv: readonly string[], io: CommandIo): Promise<number> } {
   const command = commands[name]!;
   return {
     help: command.help,
@@ -200,11 +200,11 @@ export function discoveryCommand(name: keyof typeof commands & string): { help: 
         io.stdout.write(command.help);
         return EXIT.ok;
       }
-      const format = formatOf(values.format as string | undefined);
+      const format = formatOf(values.format);
       const service = await openService(io, values);
       let table: FrameTable<object>;
       try {
-        table = await command.load(service.client, values as Record<string, unknown>, io.signal);
+        table = await command.load(service.client, values, io.signal);
       } finally {
         await service.close();
       }

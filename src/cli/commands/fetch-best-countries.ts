@@ -45,7 +45,7 @@ export async function fetchBestCountries(
   const formatFlag = typeof values['format'] === 'string' ? values['format'] : undefined;
   if (out !== undefined) await checkOutputPath(out, { option: '--out', ...(formatFlag === undefined ? { extensions: Object.keys(RECORD_EXTENSIONS) } : {}) });
   const format = toOutputFormat(formatFlag, out);
-  const service = await openService(io, values as Parameters<typeof openService>[1]);
+  const service = await openService(io, values);
   try {
     const records = await service.client.bestCountries.countries(query, { signal: io.signal });
     const sink = createRecordSink(format, out ? { file: out } : { stdout: io.stdout });

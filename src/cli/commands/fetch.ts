@@ -12,7 +12,7 @@ import {
   type ResourceName,
   type ResourcePath,
 } from '../../client/index.js';
-import { RESOURCES } from '../../catalogue/endpoints.js';
+import { RESOURCES, type FieldCaps } from '../../catalogue/endpoints.js';
 import { resolve } from 'node:path';
 import { checkOutputPath } from '../../io/output-path.js';
 import { fromArgv, toNumber } from '../args.js';
@@ -66,7 +66,7 @@ const resourceList = () =>
     .join(', ');
 
 /** Text wrapped at 100 columns, for --help. */
-const wrap = (text: string) => text.replace(/(.{1,98})(?:, |$)/g, (line, body: string, _i, whole: string) => `${body}${line.endsWith(', ') ? ',' : ''}\n`).trimEnd();
+const wrap = (text: string) => text.replace(/(.{1,98})(?:, |$)/g, (line, body: string) => `${body}${line.endsWith(', ') ? ',' : ''}\n`).trimEnd();
 
 export const fetchHelp = `Usage: brandscape fetch <resource> [options]
 
@@ -128,7 +128,7 @@ function resolveResource(name: string): { resource: ResourceName; path: Resource
 function toFilter(resource: ResourceName, pairs: readonly string[]): Record<string, string> {
   const spec = RESOURCES[resource];
   const accepted = new Set([
-    ...Object.entries(spec.fields).filter(([, c]) => c.filter !== 'none').map(([f]) => f),
+    ...Object.entries(spec.fields as Readonly<Record<string, FieldCaps>>).filter(([, c]) => c.filter !== 'none').map(([f]) => f),
     ...Object.keys(spec.helpers),
     ...(spec.updatedSince ? ['updated_since'] : []),
   ]);
@@ -203,7 +203,7 @@ export async function runFetch(argv: readonly string[], io: CommandIo): Promise<
   const fields = list(values.fields);
   if (fields && !isBrandscape) {
     // Brandscape columns are dynamic (every metric's columns); the service checks those.
-    const selectable = Object.entries(spec.fields).filter(([, caps]) => caps.select).map(([f]) => f);
+    const selectable = Object.entries(spec.fields as Readonly<Record<string, FieldCaps>>).filter(([, caps]) => caps.select).map(([f]) => f);
     const unknown = fields.filter((f) => !selectable.includes(f));
     if (unknown.length > 0) {
       throw new UsageError(`${unknown.map((f) => `'${f}'`).join(', ')} ${unknown.length > 1 ? 'are not fields' : 'is not a field'} of ${spec.path} that --fields can select.`, { hint: `Fields: ${selectable.join(', ')}.` });
