@@ -2,7 +2,7 @@
  * Deterministic randomness for the dataset. Two kinds:
  *
  * - a sequential generator (`createRng`) for building entities in a fixed order at start-up;
- * - stateless hashes (`h2`..`h5`, `gauss*`) for values generated on demand, so the value of a
+ * - stateless hashes (`h2`..`h4`, `gauss*`) for values generated on demand, so the value of a
  *   brand in a market and year is the same whatever was asked before it (rows are never stored).
  *
  * Everything derives from the seed: the same seed gives the same dataset, byte for byte.
@@ -23,7 +23,6 @@ export const h3After2 = (ab: number, c: number) => mix(Math.imul(ab ^ c, 0x16566
 export const h4After3 = (abc: number, d: number) => mix(Math.imul(abc ^ d, 0x27d4eb2f));
 export const h3 = (a: number, b: number, c: number) => h3After2(h2(a, b), c);
 export const h4 = (a: number, b: number, c: number, d: number) => h4After3(h3(a, b, c), d);
-export const h5 = (a: number, b: number, c: number, d: number, e: number) => mix(Math.imul(h4(a, b, c, d) ^ e, 0x165667b1));
 
 /** Uniform in [0, 1) from a hash. */
 export const unit = (h: number) => h / 4294967296;
