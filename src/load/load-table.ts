@@ -10,6 +10,7 @@ import type { BrandscapeParams } from '../client/params.js';
 import type { LoadSummary, RecordSink } from '../loader/types.js';
 import type { FrameMeta, FrameRow, FrameTable } from '../frames/frame-table.js';
 import { TableBuilder, type ToTableOptions } from '../frames/to-table.js';
+import { withStudyMarkets, type StudiesOf } from './study-markets.js';
 
 /** Anything that loads into a sink: every fetcher of a client (`client.brands`, `client.brandscape`, ...). */
 export interface LoadsInto<P> {
@@ -38,7 +39,9 @@ export async function loadTable<P, R extends object = FrameRow>(fetcher: LoadsIn
 
 /**
  * Brandscape rows loaded straight into a table, with the metric columns typed as numbers from the
- * metric catalogue (fetched alongside the first page, and cached by the client).
+ * metric catalogue (fetched alongside the first page, and cached by the client). Given a client
+ * with `studies` (any client), the rows also get `country_code` (after `country_id`) and `year`
+ * (after `year_id`) from their studies, unless an include brings them (docs/columns.md).
  *
  * @example
  * const client = createClient({ baseUrl: emulator.url, token: emulator.token });
@@ -46,7 +49,7 @@ export async function loadTable<P, R extends object = FrameRow>(fetcher: LoadsIn
  * table.where({ differentiation_rank: { gte: 90 } }).sortBy({ column: 'differentiation_rank', descending: true }).head(5).rows();
  */
 export async function brandscapeTable<R extends object = FrameRow>(
-  client: Pick<BrandscapeClient, 'brandscape' | 'metricCatalogue'>,
+  client: Pick<BrandscapeClient, 'brandscape' | 'metricCatalogue'> & Partial<StudiesOf>,
   params: BrandscapeParams,
   options: LoadTableOptions = {},
 ): Promise<FrameTable<R, FrameMeta>> {
@@ -56,5 +59,6 @@ export async function brandscapeTable<R extends object = FrameRow>(
   const { table: _table, ...load } = options;
   await client.brandscape.loadInto(params, builder, load);
   const metricColumns = options.table?.metricColumns ?? (await catalogue)?.columns.allColumns ?? [];
-  return builder.finishWith({ metricColumns });
+  const table = builder.finishWith({ metricColumns });
+  return client.studies ? withStudyMarkets(table, { studies: client.studies }, options.signal) : table;
 }

@@ -31,9 +31,27 @@ describe('tables built while loading', () => {
     expect(records.length).toBeGreaterThan(150); // several pages of 50
     const collected = toTable(records, { metricColumns: catalogue.columns.allColumns });
     expect(built.length).toBe(records.length);
-    expect(contents(built)).toEqual(contents(collected));
+    // The same columns, plus the market's code and the calendar year beside their ids.
+    const own = built.columnNames.filter((n) => n !== 'country_code' && n !== 'year');
+    expect(contents(built.select(own))).toEqual(contents(collected));
     expect(built.kindOf('brand_id')).toBe('int');
     expect(built.kindOf('sector_name')).toBe('string');
+    const names = built.columnNames;
+    expect(names[names.indexOf('country_id') + 1]).toBe('country_code');
+    expect(names[names.indexOf('year_id') + 1]).toBe('year');
+    const studies = await client.studies.all({ filter: { id: [...new Set(records.map((r) => r.study_id).filter((id): id is number => id !== null))] }, include: ['country', 'year'] });
+    const byStudy = new Map(studies.map((st) => [st.id, `${st.country?.code ?? ''} ${st.year?.year ?? ''}`]));
+    const rows = built.rows() as { study_id: number; country_code: string; year: number }[];
+    expect(new Set(rows.map((r) => r.country_code))).toEqual(new Set(['GB', 'DE']));
+    expect(rows.every((r) => byStudy.get(r.study_id) === `${r.country_code} ${r.year}` && r.year === 2024)).toBe(true);
+  });
+
+  it('brandscapeTable adds no market columns an include already brings, nor without a studies fetcher', async () => {
+    const params = { filter: { country_code: 'GB', year_number: 2024, audiences: 1 }, metricKeys: ['esteem'], include: ['country', 'year'] as const };
+    const withIncludes = await brandscapeTable(client, params);
+    expect(withIncludes.columnNames.filter((n) => n === 'country_code' || n === 'year')).toEqual(['country_code', 'year']);
+    const bare = await brandscapeTable({ brandscape: client.brandscape, metricCatalogue: (options) => client.metricCatalogue(options) }, { ...params, include: [] });
+    expect(bare.columnNames).not.toContain('country_code');
   });
 
   it('loadTable fills a table from any fetcher, with toTable options', async () => {

@@ -13,6 +13,7 @@ import {
   type ResourcePath,
 } from '../../client/index.js';
 import { RESOURCES, type FieldCaps } from '../../catalogue/endpoints.js';
+import { loadStudyMarkets, type StudiesOf, type StudyMarket } from '../../load/study-markets.js';
 import { resolve } from 'node:path';
 import { checkOutputPath } from '../../io/output-path.js';
 import { fromArgv, toNumber } from '../args.js';
@@ -22,7 +23,6 @@ import { counted, createProgressBar } from '../progress.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, openService } from '../service.js';
 
 type Row = Record<string, unknown>;
-type StudiesClient = { studies: { all(params: { filter: { id: number[] }; include: ['country', 'year'] }, options: { signal: AbortSignal }): Promise<readonly { id: number; country?: { code?: string | null } | null; year?: { year?: string | number | null } | null }[]> } };
 
 /**
  * Adds `country_code` (after `country_id`) and `year` (after `year_id`) to brandscape rows, from
@@ -30,21 +30,15 @@ type StudiesClient = { studies: { all(params: { filter: { id: number[] }; includ
  * page that brings new studies). A column an include already brings (`--include country`, `year`
  * or `study`) is not added twice.
  */
-function createMarketColumns(client: StudiesClient, include: readonly string[], signal: AbortSignal): { add(rows: Row[]): Promise<Row[]> } {
+function createMarketColumns(client: StudiesOf, include: readonly string[], signal: AbortSignal): { add(rows: Row[]): Promise<Row[]> } {
   const withCode = !include.includes('country') && !include.includes('study');
   const withYear = !include.includes('year') && !include.includes('study');
-  const known = new Map<number, { code: string | null; year: number | null }>();
+  const known = new Map<number, StudyMarket>();
   return {
     async add(rows) {
       if (!withCode && !withYear) return rows;
       const wanted = [...new Set(rows.map((r) => r['study_id']).filter((id): id is number => typeof id === 'number' && !known.has(id)))];
-      for (let i = 0; i < wanted.length; i += 100) {
-        const ids = wanted.slice(i, i + 100);
-        for (const s of await client.studies.all({ filter: { id: ids }, include: ['country', 'year'] }, { signal })) {
-          const year = Number(s.year?.year);
-          known.set(s.id, { code: s.country?.code ?? null, year: Number.isInteger(year) ? year : null });
-        }
-      }
+      for (const [id, market] of await loadStudyMarkets(client, wanted, signal)) known.set(id, market);
       return rows.map((row) => {
         const study = known.get(row['study_id'] as number);
         const out: Row = {};
