@@ -8,9 +8,11 @@
 import type { BrandscapeClient, FetchAllOptions } from '../client/brandscape-client.js';
 import type { BrandscapeParams } from '../client/params.js';
 import type { LoadSummary, RecordSink } from '../loader/types.js';
-import type { FrameMeta, FrameRow, FrameTable } from '../frames/frame-table.js';
+import { FrameTable, type FrameMeta, type FrameRow } from '../frames/frame-table.js';
+import { INT_NULL, cellOf, type FrameColumn } from '../frames/column.js';
+import { textColumn } from '../frames/string-dictionary.js';
 import { TableBuilder, type ToTableOptions } from '../frames/to-table.js';
-import { withStudyMarkets, type StudiesOf } from './study-markets.js';
+import { loadStudyMarkets, type StudiesOf } from './study-markets.js';
 
 /** Anything that loads into a sink: every fetcher of a client (`client.brands`, `client.brandscape`, ...). */
 export interface LoadsInto<P> {
@@ -61,4 +63,43 @@ export async function brandscapeTable<R extends object = FrameRow>(
   const metricColumns = options.table?.metricColumns ?? (await catalogue)?.columns.allColumns ?? [];
   const table = builder.finishWith({ metricColumns });
   return client.studies ? withStudyMarkets(table, { studies: client.studies }, options.signal) : table;
+}
+
+/**
+ * The table with `country_code` after `country_id` and `year` after `year_id`, from its
+ * `study_id` column; a table that has either already (an include brought it) or lacks
+ * `study_id` is returned as it is.
+ */
+async function withStudyMarkets<R extends object, M extends FrameMeta>(table: FrameTable<R, M>, client: StudiesOf, signal?: AbortSignal): Promise<FrameTable<R, M>> {
+  const names = table.columnNames;
+  const addCode = names.includes('country_id') && !names.includes('country_code');
+  const addYear = names.includes('year_id') && !names.includes('year');
+  if (!names.includes('study_id') || (!addCode && !addYear) || table.length === 0) return table;
+  const studyColumn = table.column('study_id');
+  const n = table.length;
+  const studyOf = (i: number) => {
+    const id = cellOf(studyColumn, i);
+    return typeof id === 'number' ? id : undefined;
+  };
+  const ids = new Set<number>();
+  for (let i = 0; i < n; i++) {
+    const id = studyOf(i);
+    if (id !== undefined) ids.add(id);
+  }
+  const markets = await loadStudyMarkets(client, ids, signal);
+  const marketOf = (i: number) => {
+    const id = studyOf(i);
+    return id === undefined ? undefined : markets.get(id);
+  };
+  const columns: [string, FrameColumn][] = [];
+  for (const name of names) {
+    columns.push([name, table.column(name)]);
+    if (name === 'country_id' && addCode) columns.push(['country_code', textColumn(n, (i) => marketOf(i)?.code ?? null)]);
+    if (name === 'year_id' && addYear) {
+      const years = new Int32Array(n);
+      for (let i = 0; i < n; i++) years[i] = marketOf(i)?.year ?? INT_NULL;
+      columns.push(['year', { kind: 'int', values: years }]);
+    }
+  }
+  return new FrameTable<R, M>(columns, n, table.meta);
 }
