@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
+import { runCli } from '../helpers/run-cli.js';
 import { createClient } from '../../src/client/create-client.js';
 import { compareBrands } from '../../src/compare/compare-brands.js';
 import { comparisonChart } from '../../src/compare/comparison-report.js';
@@ -31,18 +31,7 @@ afterAll(async () => {
 const client = () => createClient({ baseUrl: emulator.url, token: TOKEN, env: {} });
 const rowRequests = () => emulator.requests.filter((r) => r.path.endsWith('/brandscape-data')).length;
 
-async function cli(argv: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await run(argv, {
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
-    env: { BRANDSCAPE_BASE_URL: emulator.url, BRANDSCAPE_TOKEN: TOKEN },
-    signal: new AbortController().signal,
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
-}
+const cli = (argv: readonly string[]) => runCli(argv, { BRANDSCAPE_BASE_URL: emulator.url, BRANDSCAPE_TOKEN: TOKEN }, dir);
 
 describe('compareBrands: focus', () => {
   it('a focus by name (case ignored) or id is the resolved brand, and the heatmap outlines its row', async () => {

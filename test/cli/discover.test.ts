@@ -4,7 +4,7 @@
  * read with raw HTTP, in every format; usage errors exit 2.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
+import { runCli } from '../helpers/run-cli.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { startEmulator } from '../helpers/client-harness.js';
 import { list } from '../helpers/http.js';
@@ -22,17 +22,9 @@ afterAll(async () => {
 });
 
 async function cli(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await run(argv, {
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
-    env: { BRANDSCAPE_BASE_URL: emulator.url, BRANDSCAPE_TOKEN: TOKEN },
-    signal: new AbortController().signal,
-    cwd: process.cwd(),
-  });
-  outputs.push(stdout, stderr);
-  return { code, stdout, stderr };
+  const result = await runCli(argv, { BRANDSCAPE_BASE_URL: emulator.url, BRANDSCAPE_TOKEN: TOKEN });
+  outputs.push(result.stdout, result.stderr);
+  return result;
 }
 
 interface ApiStudy {

@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
+import { runCli } from '../helpers/run-cli.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { startEmulator } from '../helpers/client-harness.js';
 
@@ -25,18 +25,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await run(argv, {
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
-    env: { BRANDSCAPE_BASE_URL: emulator.url, BRANDSCAPE_TOKEN: emulator.token },
-    signal: new AbortController().signal,
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
-}
+const cli = (argv: string[]) => runCli(argv, { BRANDSCAPE_BASE_URL: emulator.url, BRANDSCAPE_TOKEN: emulator.token }, dir);
 
 const fetchBrands = (out: string, ...more: string[]) => cli(['fetch', 'brands', '--filter', 'country_codes=GB', '--fields', 'id,name', '--out', out, ...more]);
 const hidden = async (folder: string) => (await readdir(folder)).filter((f) => f.endsWith('.partial'));

@@ -6,7 +6,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/cli/main.js';
+import { runCli } from '../../helpers/run-cli.js';
 import { UsageError } from '../../../src/errors.js';
 import { listTemplates, loadTemplate } from '../../../src/report/template/load-template.js';
 import { defineTemplate, fillDataTokens, fromParameterPairs, fromTemplateText, resolveTemplate } from '../../../src/report/template/resolve-template.js';
@@ -18,19 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-async function cli(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await run(argv, {
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
-    // No service at all: a bad template must fail before anything is started or fetched.
-    env: { BRANDSCAPE_BASE_URL: 'http://127.0.0.1:9' },
-    signal: new AbortController().signal,
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
-}
+// No service at all: a bad template must fail before anything is started or fetched.
+const cli = (argv: string[]) => runCli(argv, { BRANDSCAPE_BASE_URL: 'http://127.0.0.1:9' }, dir);
 
 const GOOD = `
 title: Pillars in {markets}
