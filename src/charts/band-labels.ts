@@ -59,7 +59,7 @@ export function bandLabels(labels: readonly string[], band: number, orient: 'top
 }
 
 /** The words of `text` in as few lines as fit `room` pixels, or undefined when a word alone does not. */
-function wrapWords(text: string, room: number, width: (t: string) => number): string[] | undefined {
+export function wrapWords(text: string, room: number, width: (t: string) => number): string[] | undefined {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/).filter(Boolean)) {

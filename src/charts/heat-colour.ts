@@ -26,14 +26,7 @@ const hex = (rgb: readonly number[]): string => `#${rgb.map((x) => x.toString(16
  * heatColour([12, 55, 97], 'rank', 'value').scale // domain [0, 50, 100], orange–white–blue
  */
 export function heatColour(values: readonly number[], scoreType: ScoreType, _field: string): HeatColour {
-  const finite = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  const { domain, mid } = scoreScale(scoreType);
-  let lo = domain?.[0] ?? finite[0] ?? 0;
-  let hi = domain?.[1] ?? finite[finite.length - 1] ?? 1;
-  if (hi <= lo) [lo, hi] = [lo - 1, hi + 1];
-  const n = finite.length;
-  const median = n === 0 ? (lo + hi) / 2 : n % 2 ? finite[(n - 1) / 2]! : (finite[n / 2 - 1]! + finite[n / 2]!) / 2;
-  const m = mid ?? median;
+  const { min: lo, mid: m, max: hi } = heatPoints(values, scoreType);
   const { low, mid: white, high } = HEAT_SCALE_COLOURS;
   const scale =
     m <= lo
@@ -42,6 +35,24 @@ export function heatColour(values: readonly number[], scoreType: ScoreType, _fie
         ? { domain: [lo, m], range: [hex(low), hex(white)] }
         : { domain: [lo, m, hi], range: [hex(low), hex(white), hex(high)] };
   return { scale: { ...scale, interpolate: 'rgb', clamp: true }, darkTest: 'false' };
+}
+
+/**
+ * The low, middle and high points of a heatmap's colour scale for these values (see `heatColour`):
+ * what a table of the same values colours its cells by, so that chart and table agree.
+ *
+ * @example
+ * heatPoints([-0.4, 0.1, 0.9], 'c') // { min: -0.4, mid: 0, max: 0.9 }
+ */
+export function heatPoints(values: readonly number[], scoreType: ScoreType): { min: number; mid: number; max: number } {
+  const finite = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  const { domain, mid } = scoreScale(scoreType);
+  let lo = domain?.[0] ?? finite[0] ?? 0;
+  let hi = domain?.[1] ?? finite[finite.length - 1] ?? 1;
+  if (hi <= lo) [lo, hi] = [lo - 1, hi + 1];
+  const n = finite.length;
+  const median = n === 0 ? (lo + hi) / 2 : n % 2 ? finite[(n - 1) / 2]! : (finite[n / 2 - 1]! + finite[n / 2]!) / 2;
+  return { min: lo, mid: mid ?? median, max: hi };
 }
 
 /**

@@ -222,6 +222,11 @@ export interface FitWidthOptions extends RenderOptions {
    * further would read worse than it fills. Default 2.5.
    */
   maxFactor?: number;
+  /**
+   * How much narrower than drawn a chart's views may be made: cells narrower than half would no
+   * longer hold their numbers. Default 0.5.
+   */
+  minFactor?: number;
 }
 
 /**
@@ -242,7 +247,7 @@ export async function fitWidth(spec: ChartSpec, options: FitWidthOptions, drawn?
   const w2 = svgSize(await toSvg(scaleWidths(spec, 2), {})).width;
   const perFactor = w2 - w1; // the part of the width that scales
   if (!(perFactor > 1)) return { svg: first, spec };
-  const factor = Math.min(maxFactor, Math.max(0.5, (target - (w1 - perFactor)) / perFactor));
+  const factor = Math.min(maxFactor, Math.max(options.minFactor ?? 0.5, (target - (w1 - perFactor)) / perFactor));
   if (Math.abs(factor - 1) < 0.01) return { svg: first, spec };
   const fitted = scaleWidths(spec, factor);
   return { svg: await toSvg(fitted, options), spec: fitted };

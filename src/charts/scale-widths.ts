@@ -29,3 +29,4 @@ export function scaleWidths(spec: ChartSpec, factor: number): ChartSpec {
   };
   return scale(spec) as ChartSpec;
 }
+

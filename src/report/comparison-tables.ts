@@ -1,7 +1,8 @@
 /**
  * Comparison results as matrices for readers: one row per entity x metric, one column per market
  * (or per period), then the cross-market mean (or the change). The report's sections and
- * `brandscape compare` show the same tables; cells keep full precision and are coloured per metric.
+ * `brandscape compare` show the same tables; cells keep full precision and are coloured as their
+ * heatmap colours them (one scale per score type; plain values one per metric).
  */
 import type { CrossMarketMeta } from '../frames/cross-market.js';
 import type { CrossYearMeta } from '../frames/cross-year.js';
@@ -10,6 +11,8 @@ import type { CrossMarketRow, CrossYearRow, EntityKind } from '../frames/types.j
 import type { ScoreType } from '../schemas/score-types.js';
 import type { ColourScale, ReportCell, ReportColumn, ReportTable } from './report-spec.js';
 import { compareNames } from '../frames/compare-names.js';
+import { heatPoints } from '../charts/heat-colour.js';
+import { scaleKey } from '../charts/metric-panels.js';
 
 /** The fixed points of a score type's colour scale (NOTES: ranks 0-100 around 50, ...). */
 export function scaleOf(scoreType: ScoreType): Pick<ColourScale, 'min' | 'mid' | 'max'> {
@@ -87,7 +90,10 @@ export function crossMarketTable(result: FrameTable<CrossMarketRow, CrossMarketM
       body.push([head.global_name, metricLabel(head.metric_name, head.score_type), ...markets.map((m) => value(m.code)), head.cross_market_mean]);
     }
     if (body.length > first && markets.length > 0) {
-      scales.push({ fromRow: first, toRow: body.length - 1, fromColumn: 2, toColumn: 2 + markets.length - 1, ...scaleOf(ofMetric[0]!.score_type) });
+      // The heatmap's points: metrics of one score type share a scale (plain values each their own).
+      const key = scaleKey({ column, scoreType: ofMetric[0]!.score_type });
+      const pooled = rows.filter((r) => scaleKey({ column: r.column, scoreType: r.score_type }) === key && r.value !== null).map((r) => r.value!);
+      scales.push({ fromRow: first, toRow: body.length - 1, fromColumn: 2, toColumn: 2 + markets.length - 1, ...heatPoints(pooled, ofMetric[0]!.score_type) });
     }
   }
   return { columns, rows: body, keyColumns: 2, colourScales: scales };

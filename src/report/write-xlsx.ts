@@ -23,6 +23,7 @@ import { writeFileAtomically } from '../io/atomic-file.js';
 import { SCALE_COLOURS, argbOf } from './cell-colours.js';
 import { excelNumberFormat, formatCell } from './format-cell.js';
 import type { ReportSection, ReportSpec, ReportTable } from './report-spec.js';
+import { layOutChart, type SheetChart } from './xlsx-chart-layout.js';
 import { toXmlSafeSpec } from './xml-text.js';
 import { DATA_TABLE, columnLetter, writeWithDataSheet } from './xlsx-data-sheet.js';
 
@@ -42,24 +43,13 @@ const HEADER_ROW = 4;
 /** Row height (points) of rows the charts span, and pixels per point. */
 const ROW_POINTS = 15;
 const PX_PER_POINT = 96 / 72;
+const ROW_PIXELS = ROW_POINTS * PX_PER_POINT;
 const EMU_PER_PX = 9525;
 /** Pixels of a column `chars` wide, as Excel draws Calibri 11 (a column without a width: 8.43). */
 const columnPixels = (chars: number) => Math.trunc(((256 * chars + Math.trunc(128 / 7)) / 256) * 7);
 const DEFAULT_COLUMN_CHARS = 8.43;
-/**
- * Pixels of sheet a 1366 px laptop screen shows at 100 % zoom, once Excel's row numbers, scroll
- * bar and window edges are drawn: a chart fits in this width or goes below its table.
- */
-export const VISIBLE_SHEET_PIXELS = 1280;
 /** Rows of a landscape A4 page, printed one page wide (about: the scale follows the sheet's width). */
 const PRINTED_PAGE_ROWS = 34;
-/** The narrowest a chart is shrunk to, to sit beside its table rather than below it. */
-const MIN_BESIDE_FRACTION = 0.75;
-/** Rows of sheet such a screen shows under Excel's ribbon (20 px rows). */
-export const VISIBLE_SHEET_ROWS = 24;
-/** Below a table longer than the screen a chart is not seen: beside it, it may shrink to this. */
-const MIN_BESIDE_FRACTION_LONG = 0.6;
-
 
 /** A worksheet name Excel accepts: at most 31 characters, none of `[]:*?/\`, unique. */
 function sheetName(text: string, used: Set<string>): string {
@@ -71,12 +61,6 @@ function sheetName(text: string, used: Set<string>): string {
   for (let n = 2; used.has(name.toLowerCase()); n++) name = `${base.slice(0, 31 - String(n).length - 1)} ${n}`;
   used.add(name.toLowerCase());
   return name;
-}
-
-/** PNG dimensions from its IHDR chunk. */
-function pngSize(png: Uint8Array): { width: number; height: number } {
-  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
-  return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
 /** Character widths of a table's columns, from their headers and formatted values (capped). */
@@ -93,8 +77,7 @@ function columnWidths(table: ReportTable, sample = 2000): number[] {
  * Writes a report table at `topRow` (1-based): an Excel table (named, banded, filter buttons) with
  * number formats and colour scales. Returns the row after the table.
  */
-function writeTable(ws: Worksheet, table: ReportTable, topRow: number, name: string): number {
-  const widths = columnWidths(table);
+function writeTable(ws: Worksheet, table: ReportTable, topRow: number, name: string, widths = columnWidths(table)): number {
   widths.forEach((w, c) => {
     const column = ws.getColumn(c + 1);
     column.width = Math.max(column.width ?? 0, w);
@@ -156,35 +139,6 @@ function writeNotes(ws: Worksheet, notes: readonly string[], row: number): numbe
     cell.font = { color: { argb: 'FF444444' } };
   });
   return row + 2 + notes.length;
-}
-
-/** Where a chart image goes on a section sheet: its top-left cell (0-based) and its shown size in pixels. */
-export interface ImagePlacement {
-  col: number;
-  row: number;
-  width: number;
-  height: number;
-  where: 'beside' | 'below';
-}
-
-/**
- * Places a chart where a laptop screen shows it with its table: beside the table, top-aligned with
- * its header, when the two fit in `VISIBLE_SHEET_PIXELS` (the chart shrunk to 3/4 of its size if
- * that makes them fit; to 0.6 when the table is longer than the screen, since below it the chart
- * would not be seen); else below the table and its notes, from column A, shrunk to the visible
- * width when wider. `tableWidth` is the table's width in pixels; rows are 0-based.
- */
-export function placeChart(chart: { width: number; height: number }, tableWidth: number, headerRow: number, rowAfter: number): ImagePlacement {
-  const gap = columnPixels(DEFAULT_COLUMN_CHARS);
-  const room = VISIBLE_SHEET_PIXELS - tableWidth - gap;
-  const fit = (width: number) => Math.min(1, width / chart.width);
-  const long = rowAfter + 1 > VISIBLE_SHEET_ROWS;
-  if (room >= chart.width * (long ? MIN_BESIDE_FRACTION_LONG : MIN_BESIDE_FRACTION)) {
-    const k = fit(room);
-    return { col: -1, row: headerRow, width: Math.round(chart.width * k), height: Math.round(chart.height * k), where: 'beside' };
-  }
-  const k = fit(VISIBLE_SHEET_PIXELS);
-  return { col: 0, row: rowAfter + 1, width: Math.round(chart.width * k), height: Math.round(chart.height * k), where: 'below' };
 }
 
 /** Pixel widths of a sheet's columns (0-based), as they are set at the time of the call. */
@@ -259,34 +213,58 @@ function writeAbout(wb: Workbook, spec: ReportSpec): void {
   }
 }
 
-async function writeSection(wb: Workbook, section: ReportSection, name: string, png: Uint8Array | undefined, scale: number): Promise<void> {
+/** A section's chart laid out for its sheet (xlsx-chart-layout.ts) and drawn, with its table's column widths. */
+interface SectionChart {
+  widths: number[];
+  chart?: SheetChart & { png: Uint8Array };
+}
+
+/** Lays out and draws a section's chart for its sheet. */
+async function drawSectionChart(section: ReportSection, scale: number): Promise<SectionChart> {
+  const widths = columnWidths(section.table);
+  if (!section.chart) return { widths };
+  const tableWidth = widths.reduce((sum, chars) => sum + columnPixels(chars), 0);
+  // The row after the table and its notes (as writeTable and writeNotes write them).
+  const tableEnd = HEADER_ROW + 1 + Math.max(1, section.table.rows.length) + (section.notes.length > 0 ? section.notes.length + 2 : 0);
+  const chart = await layOutChart(section.chart, { width: tableWidth, endRow: tableEnd });
+  // Drawn at a higher density (sharp on high-density screens and in print), shown at `chart.shown`.
+  return { widths, chart: { ...chart, png: await renderPng(chart.spec, { scale, minWidth: 0 }) } };
+}
+
+function writeSection(wb: Workbook, section: ReportSection, name: string, { widths, chart }: SectionChart): void {
+  // Above its table, a chart takes the rows under the title, and the table comes after it.
+  const chartRows = chart ? Math.ceil(chart.shown.height / ROW_PIXELS) : 0;
+  const headerRow = chart?.where === 'above' ? HEADER_ROW + chartRows : HEADER_ROW;
+  const keys = section.table.keyColumns;
   const ws = wb.addWorksheet(name, {
     pageSetup: PRINT(),
-    views: [{ state: 'frozen', xSplit: section.table.keyColumns, ySplit: HEADER_ROW, topLeftCell: `${columnLetter(section.table.keyColumns)}${HEADER_ROW + 1}`, activeCell: 'A1' }],
+    // The header and key columns stay in view as the table scrolls; not under a chart above the
+    // table, which would be frozen with them.
+    views: chart?.where === 'above' ? [] : [{ state: 'frozen', xSplit: keys, ySplit: headerRow, topLeftCell: `${columnLetter(keys)}${headerRow + 1}`, activeCell: 'A1' }],
   });
   ws.getCell('A1').value = section.title;
   ws.getCell('A1').font = { bold: true, size: 14 };
   ws.getCell('A2').value = section.description ?? section.summary;
   ws.getCell('A2').font = { italic: true, color: { argb: 'FF555555' } };
-  const after = writeTable(ws, section.table, HEADER_ROW, `Section${section.index}`);
+  const after = writeTable(ws, section.table, headerRow, `Section${section.index}`, widths);
   const end = writeNotes(ws, section.notes, after);
-  if (png) {
-    const imageId = wb.addImage({ buffer: Buffer.from(png) as unknown as ArrayBuffer, extension: 'png' });
-    const { width, height } = pngSize(png);
-    // The PNG is drawn at a higher density (sharp on high-density screens and in print); it is
-    // shown at the chart's own size, or smaller to be seen with its table.
-    let tableWidth = 0;
-    for (let c = 0; c < section.table.columns.length; c++) tableWidth += columnWidthPx(ws, c);
-    const at = placeChart({ width: width / scale, height: height / scale }, tableWidth, HEADER_ROW - 1, end - 1);
-    placeImage(ws, imageId, at.col < 0 ? section.table.columns.length + 1 : at.col, at.row, at.width, at.height);
+  if (!chart) return;
+  const imageId = wb.addImage({ buffer: Buffer.from(chart.png) as unknown as ArrayBuffer, extension: 'png' });
+  const { width, height } = chart.shown;
+  if (chart.where === 'beside') {
+    // From the table's first row, under the frozen header (an image across the freeze line is cut in two as the rows scroll).
+    placeImage(ws, imageId, section.table.columns.length + 1, HEADER_ROW, width, height);
+  } else if (chart.where === 'above') {
+    placeImage(ws, imageId, 0, HEADER_ROW - 2, width, height);
+    // Printed, a table that does not fit under the chart starts the next page.
+    if (headerRow + section.table.rows.length > PRINTED_PAGE_ROWS) ws.getRow(headerRow).addPageBreak();
+  } else {
+    placeImage(ws, imageId, 0, end, width, height);
     // Printed (or exported to PDF), a chart below its table that would not fit on the table's page
-    // starts the next rather than being cut across two (LibreOffice cut cross-year-trends' chart
-    // under its title); one that fits stays with its table.
-    const rowsDown = at.row + Math.ceil(at.height / (ROW_POINTS * PX_PER_POINT));
-    if (at.where === 'below' && at.row > 0 && rowsDown > PRINTED_PAGE_ROWS) ws.getRow(at.row).addPageBreak();
+    // starts the next rather than being cut across two; one that fits stays with its table.
+    if (end + chartRows > PRINTED_PAGE_ROWS) ws.getRow(end).addPageBreak();
   }
 }
-
 
 /**
  * The placeholder Data sheet: an Excel table (banded, filter buttons, like every section's) of the
@@ -336,7 +314,6 @@ export async function writeXlsxFile(given: ReportSpec, file: string, options: Wr
   // named exports, which Node's export detection does not find).
   const ExcelJS = ((await import('exceljs')) as unknown as { default: typeof import('exceljs') }).default;
   const scale = options.imageScale ?? 2;
-  const pngs = await Promise.all(spec.sections.map((s) => (s.chart ? renderPng(s.chart, { scale }) : Promise.resolve(undefined))));
 
   const wb = new ExcelJS.Workbook();
   wb.creator = 'brandscape-kit';
@@ -350,7 +327,9 @@ export async function writeXlsxFile(given: ReportSpec, file: string, options: Wr
   const withData = (options.sheets?.data ?? true) && spec.data.columns.length > 0;
   if (withAbout) writeAbout(wb, spec);
   const used = new Set(['about', 'data']);
-  for (const [i, section] of spec.sections.entries()) await writeSection(wb, section, sheetName(`${section.index}. ${section.title}`, used), pngs[i], scale);
+  // The charts are drawn together: resvg draws on Node's thread pool while Vega lays out the next.
+  const charts = await Promise.all(spec.sections.map((section) => drawSectionChart(section, scale)));
+  spec.sections.forEach((section, i) => writeSection(wb, section, sheetName(`${section.index}. ${section.title}`, used), charts[i]!));
   if (!withData) {
     await writeFile(file, new Uint8Array(await wb.xlsx.writeBuffer()));
     return;

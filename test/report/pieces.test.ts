@@ -2,6 +2,7 @@
  * The report layer's pure pieces: display rounding (the same as the workbook's number formats), the
  * `latest` rule, output file names, and comparison matrices.
  */
+import { crossMarketHeatmap } from '../../src/charts/cross-market-heatmap.js';
 import { describe, expect, it } from 'vitest';
 import { crossMarket } from '../../src/frames/cross-market.js';
 import { crossMarketTable, crossYearTable } from '../../src/report/comparison-tables.js';
@@ -11,7 +12,8 @@ import { latestYear, toCalendarYear } from '../../src/report/template/latest-yea
 import { defineTemplate, resolveTemplate, yearsText } from '../../src/report/template/resolve-template.js';
 import { missingDataNotes } from '../../src/report/missing-data-notes.js';
 import { outputName } from '../../src/report/run-report.js';
-import { input } from '../frames/fixtures.js';
+import { input, rows as fixtureRows } from '../frames/fixtures.js';
+import type { BrandscapeInput } from '../../src/frames/brandscape-input.js';
 
 describe('formatCell and excelNumberFormat', () => {
   it('rounds as the workbook shows: ranks whole, percentages and indexes one decimal, construct scores two', () => {
@@ -99,6 +101,30 @@ describe('comparison matrices', () => {
       { fromRow: 5, toRow: table.rows.length - 1, fromColumn: 2, toColumn: 4, min: 0, mid: 50, max: 100 },
     ]);
     expect(table.columns[2]?.format).toBe('rank');
+  });
+
+  it('crossMarketTable: metric blocks of one score type share the heatmap\'s colour points (construct scores pooled, as the chart pools them)', () => {
+    // The fixtures with construct scores of esteem too (from its ranks), on another range than differentiation's.
+    const withEsteemC: BrandscapeInput = {
+      ...input,
+      catalogue: { ...input.catalogue, metrics: input.catalogue.metrics.map((m) => (m.id === 2 ? { ...m, brandscape_data_columns: [...(m.brandscape_data_columns ?? []), 'esteem_c'] } : m)) },
+      rows: fixtureRows.map((r) => ({ ...r, esteem_c: typeof r.esteem_rank === 'number' ? (r.esteem_rank - 50) / 10 : null })),
+    };
+    const result = crossMarket(withEsteemC, { year: 2024, metrics: ['differentiation', 'esteem'], markets: ['GB', 'DE'], scoreTypes: ['c'] });
+    const rows = result.rows();
+    const values = rows.map((r) => r.value).filter((v): v is number => v !== null);
+    expect(new Set(rows.map((r) => r.score_type))).toEqual(new Set(['c']));
+    const table = crossMarketTable(result);
+    expect(table.colourScales).toHaveLength(2);
+    const [a, b] = table.colourScales;
+    // One scale over both metrics: their points are the pooled values', not each block's own.
+    expect({ min: a!.min, mid: a!.mid, max: a!.max }).toEqual({ min: b!.min, mid: b!.mid, max: b!.max });
+    expect(a!.min).toBe(Math.min(...values));
+    expect(a!.max).toBe(Math.max(...values));
+    expect(a!.mid).toBe(0);
+    // The heatmap of the same rows colours by the same points.
+    const heatmap = JSON.stringify(crossMarketHeatmap(rows));
+    expect(heatmap).toContain(`"domain":[${a!.min},0,${a!.max}]`);
   });
 
   it('crossYearTable: a column per period, then the change over the span and the trend', () => {

@@ -1,0 +1,126 @@
+/**
+ * Where a section's chart goes on its sheet, so that a laptop screen shows it with its table.
+ *
+ * The screen: a 1366 x 768 laptop with Excel maximised shows about 1280 x 480 pixels of sheet at
+ * 100 % zoom (row numbers, ribbon, formula bar, tabs and taskbar take the rest). In it, in order
+ * of preference:
+ *
+ * 1. **Beside** the table, from its first row: the chart is laid out again to the room right of
+ *    the table (its views narrowed with `fitWidth`, its text at full size), or shrunk to it when
+ *    that keeps its text at 11 px or more (0.85 of its size). A long table and a tall chart then scroll
+ *    together, and neither is under the frozen header, which would cut the picture in two.
+ * 2. **Below** a short table (one that ends in the top half of the screen): the table and the top
+ *    of the chart are seen together on opening.
+ * 3. **Above** a table that is too wide to leave room beside it and too long to show a chart
+ *    under it: the chart first, under the section's title, the table after it. The sheet's header
+ *    is not frozen then (it would freeze the chart with it); Excel shows an Excel table's headers in
+ *    the column bar while the table scrolls under it.
+ *
+ * A chart below or above is as wide as it was drawn (at least 800 px, `renderPng`'s deck width),
+ * and never wider than the screen.
+ */
+import type { ChartSpec } from '../charts/chart-spec.js';
+import { fitWidth, renderSvg, svgSize } from '../charts/render.js';
+import { narrowLayout } from '../charts/narrow.js';
+
+/** Pixels of sheet a 1366 px laptop screen shows at 100 % zoom, across. */
+export const VISIBLE_SHEET_PIXELS = 1280;
+/** Rows of sheet such a screen shows under Excel's ribbon (20 px rows). */
+export const VISIBLE_SHEET_ROWS = 24;
+/** The gap between a table and a chart beside it: one default column. */
+export const CHART_GAP_PIXELS = 64;
+/** The narrowest room worth laying a chart out in beside its table. */
+const MIN_BESIDE_PIXELS = 360;
+/** The most a chart beside its table is shrunk (its 13 px text to 11 px). */
+const MIN_BESIDE_SCALE = 0.85;
+/** The narrowest cell of a heatmap (a step of a discrete axis) that holds "100" at 13 px. */
+const MIN_CELL_PIXELS = 36;
+/** A chart below a table is seen on opening when the table ends in the screen's top half. */
+const SHORT_TABLE_ROWS = VISIBLE_SHEET_ROWS / 2;
+/** The width a chart below or above its table is drawn at, at least (as `renderPng`'s default). */
+const DECK_WIDTH = 800;
+
+/** A chart laid out for its sheet: the spec to draw, where, and at what size it is shown (pixels). */
+export interface SheetChart {
+  where: 'beside' | 'below' | 'above';
+  /** The spec to draw: the section's, or the same laid out to the room it has. */
+  spec: ChartSpec;
+  /** The drawing's own size (CSS pixels). */
+  drawn: { width: number; height: number };
+  /** The size it is shown at on the sheet: the drawing's, or smaller to fit. */
+  shown: { width: number; height: number };
+}
+
+/** Where a table sits: its width in pixels and the 1-based row after it and its notes. */
+export interface TableExtent {
+  width: number;
+  endRow: number;
+}
+
+const shownAt = (drawn: { width: number; height: number }, room: number) => {
+  const k = Math.min(1, room / drawn.width);
+  return { width: Math.round(drawn.width * k), height: Math.round(drawn.height * k) };
+};
+
+/**
+ * Lays a section's chart out for its sheet (see the file's comment for the rule).
+ *
+ * @example
+ * const chart = await layOutChart(section.chart, { width: 620, endRow: 40 }); // where: 'beside'
+ */
+export async function layOutChart(spec: ChartSpec, table: TableExtent): Promise<SheetChart> {
+  const first = await renderSvg(spec);
+  const natural = svgSize(first);
+  const room = VISIBLE_SHEET_PIXELS - table.width - CHART_GAP_PIXELS;
+  if (room >= MIN_BESIDE_PIXELS) {
+    // As drawn, then with its legends above and its title in lines, each laid out to the room:
+    // the one shown larger, if its text keeps 0.85 of its size; else with its panels one under
+    // the other too (a tall chart, but beside a table).
+    const minFactor = narrowestFactor(spec);
+    const lay = async (variant: ChartSpec): Promise<SheetChart> => {
+      const drawnFirst = variant === spec ? first : await renderSvg(variant);
+      const size = variant === spec ? natural : svgSize(drawnFirst);
+      const laid = size.width <= room ? { spec: variant, svg: drawnFirst } : await fitWidth(variant, { width: room, minFactor }, drawnFirst);
+      const drawn = laid.svg === drawnFirst ? size : svgSize(laid.svg);
+      return { where: 'beside', spec: laid.spec, drawn, shown: shownAt(drawn, room) };
+    };
+    const fits = (chart: SheetChart) => chart.drawn.width * MIN_BESIDE_SCALE <= room;
+    let best = await lay(spec);
+    if (best.drawn.width > room) {
+      const narrow = await lay(narrowLayout(spec, room));
+      if (narrow.drawn.width < best.drawn.width) best = narrow;
+    }
+    if (fits(best)) return best;
+    const stacked = await lay(narrowLayout(spec, room, { stack: true }));
+    if (fits(stacked)) return stacked;
+  }
+  const wide = natural.width >= DECK_WIDTH ? { spec, svg: first } : await fitWidth(spec, { width: DECK_WIDTH }, first);
+  const drawn = wide.svg === first ? natural : svgSize(wide.svg);
+  const where = table.endRow <= SHORT_TABLE_ROWS ? 'below' : 'above';
+  return { where, spec: wide.spec, drawn, shown: shownAt(drawn, VISIBLE_SHEET_PIXELS) };
+}
+
+/**
+ * How far a chart's views may be narrowed: to half (`fitWidth`'s floor), but a band axis's cells
+ * (a heatmap's columns) no narrower than `MIN_CELL_PIXELS` where their labels are slanted, and not
+ * at all where they are level or in lines (`bandLabels` chose that for the drawn width; narrower,
+ * they would run into each other).
+ */
+function narrowestFactor(spec: ChartSpec): number {
+  let factor = 0.5;
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (typeof node !== 'object' || node === null) return;
+    const record = node as Record<string, unknown>;
+    const width = record['width'];
+    const step = typeof width === 'object' && width !== null ? (width as { step?: unknown }).step : undefined;
+    if (typeof step === 'number' && step > 0) {
+      const x = (record['encoding'] as { x?: { axis?: { labelAngle?: unknown } } } | undefined)?.x;
+      const slanted = typeof x?.axis?.labelAngle === 'number' && x.axis.labelAngle !== 0;
+      factor = Math.max(factor, slanted ? Math.min(1, MIN_CELL_PIXELS / step) : 1);
+    }
+    for (const [key, value] of Object.entries(record)) if (key !== 'data' && key !== 'config') walk(value);
+  };
+  walk(spec);
+  return factor;
+}
