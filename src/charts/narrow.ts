@@ -62,8 +62,14 @@ function stacked(spec: ChartSpec): ChartSpec {
   if (!f?.column || f.row !== undefined) return spec;
   const { column, ...others } = f;
   const header = typeof column['header'] === 'object' && column['header'] !== null ? column['header'] : {};
-  // A row's header reads across above its panel, as the column's did.
-  return { ...rest, facet: { ...others, row: { ...column, header: { ...header, labelOrient: 'top', labelAngle: 0, labelAnchor: 'start' } } } };
+  // A row's header reads across above its panel, as the column's did, and each panel keeps its
+  // own column labels (a shared axis would label the first only, above the first header).
+  const resolve = (rest['resolve'] ?? {}) as { axis?: Record<string, unknown> };
+  return {
+    ...rest,
+    facet: { ...others, row: { ...column, header: { ...header, labelOrient: 'top', labelAngle: 0, labelAnchor: 'start' } } },
+    resolve: { ...resolve, axis: { ...resolve.axis, x: 'independent' } },
+  };
 }
 
 /** A title (a string, lines, or `{ text, subtitle }`) with its text and subtitle wrapped to `width`. */

@@ -51,6 +51,7 @@ export function toTerminalTable(table: ReportTable, options: { colour: ColourMod
   const align = (value: string, c: number) => (right[c] ? value.padStart(widths[c]!) : value.padEnd(widths[c]!));
   const colours = colour ? cellColours(table) : undefined;
   const blockStarts = new Set(table.colourScales.map((s) => s.fromRow).filter((r) => r > 0));
+  const focusRows = new Set(table.emphasis ?? []);
   const last = table.columns.length - 1;
   // Trailing spaces of a left-aligned last column are dropped: they would only wrap narrow terminals.
   const line = (cells: Part[][]): Part[] => {
@@ -64,12 +65,15 @@ export function toTerminalTable(table: ReportTable, options: { colour: ColourMod
   const out: Part[][] = [colour ? BOLD(header) : [header], line(widths.map((w) => ['-'.repeat(w)]))];
   text.forEach((row, r) => {
     if (blockStarts.has(r)) out.push([]);
+    // The focus brand's rows in bold (with colours on; plain text has no bold).
+    const bold = focusRows.has(r);
     const cells = row.map((value, c): Part[] => {
       const padded = c === last && !right[c] ? value : align(value, c);
       if (!colour) return [padded];
       const rgb = colours?.get(`${r}:${c}`);
-      if (rgb) return [...paint(rgb, colour), padded, sgr(0)];
-      return (table.rows[r]?.[c] ?? null) === null && c >= table.keyColumns ? DIM(padded) : [padded];
+      if (rgb) return [...paint(rgb, colour), ...(bold ? [sgr(1)] : []), padded, sgr(0)];
+      if ((table.rows[r]?.[c] ?? null) === null && c >= table.keyColumns) return DIM(padded);
+      return bold ? BOLD(padded) : [padded];
     });
     out.push(line(cells));
   });

@@ -61,7 +61,7 @@ export async function compareBrands(client: CompareClient, options: CompareBrand
     options,
   );
   queries.push(...input.queries);
-  const comparison = shapeComparison({ request, scope, brands: basics.brands, metrics, catalogue, audienceName: basics.audienceName, input, queries, source: sourceOf(client, options.emulated === true) });
+  const comparison = shapeComparison({ request, scope, brands: basics.brands, metrics, catalogue, audienceName: basics.audienceName, input, queries, source: sourceOf(client, options.emulated === true), ...(focus === undefined ? {} : { focus: focus.id }) });
   if (focus === undefined) return comparison;
   // The About block says the focus, after the brands.
   const said = { label: 'Focus brand', value: `${focus.name} (${focus.id})` };

@@ -31,6 +31,8 @@ export interface ShapeInput {
   readonly input: BrandscapeInput;
   readonly queries: readonly LoadedQuery[];
   readonly source: ReportSource;
+  /** The focus brand's id: its rows of the table in bold. */
+  readonly focus?: number;
 }
 
 /**
@@ -46,6 +48,7 @@ export function shapeComparison(shape: ShapeInput): Comparison {
   const { years, markets, chosen } = scope;
   const notes = [...scope.notes];
   const brandIds = [...new Set(brands.map((b) => b.id))];
+  const focusOption = shape.focus === undefined ? {} : { focus: shape.focus };
   const brandName = (id: number) => brands.find((b) => b.id === id)?.name ?? `brand ${id}`;
   const where = `${listText(markets.map((m) => m.code))} in ${listText(years.map(String))}`;
   const span = years.length > 1 ? `${years[0]}–${years[years.length - 1]}` : String(years[0]);
@@ -100,7 +103,7 @@ export function shapeComparison(shape: ShapeInput): Comparison {
       result,
       title: `${listText(metricNames)} across markets, ${year}`,
       summary: `${plural(shown, 'brand')} × ${plural(markets.length, 'market')} × ${plural(metrics.columns.length, 'metric')}, ${year}; ${scoreText}, ${audienceText}`,
-      table: crossMarketTable(result, { markets, entityOrder: brandIds }),
+      table: crossMarketTable(result, { markets, entityOrder: brandIds, ...focusOption }),
       records,
       notes,
       missing: result.meta.missing,
@@ -113,7 +116,7 @@ export function shapeComparison(shape: ShapeInput): Comparison {
   const periods = waves ? periodsOf(chosen) : years.map(String);
   const records = crossYearRecords(rows, markets, brandIds, metrics.columns, waves ? chosen : undefined, years, audienceId);
   notes.push(...absent(result.meta.missing), ...gapNotes(records, hasStudy, 'year'), ...ownNotes(result.meta.notes));
-  const table = crossYearTable(result, { periods, markets, entityOrder: brandIds });
+  const table = crossYearTable(result, { periods, markets, entityOrder: brandIds, ...focusOption });
   if (table.columns.some((c) => c.header === 'Change')) notes.push(`Change: from each row's first to its last ${waves ? 'period' : 'year'} with data.`);
   if (table.columns.some((c) => c.key === 'trend')) notes.push(trendRuleText([...new Set(rows.map((r) => r.score_type))]));
   const oneMarket = markets.length === 1 ? `, ${markets[0]!.name}` : '';

@@ -17,8 +17,11 @@ export function toMarkdownTable(table: ReportTable, maxChars: number): { text: s
   const header = `| ${table.columns.map((c) => cell(c.header)).join(' | ')} |\n|${table.columns.map((c) => (c.format === 'text' ? ' --- ' : ' ---: ')).join('|')}|\n`;
   let text = header;
   let kept = 0;
-  for (const row of table.rows) {
-    const line = `| ${row.map((v, i) => cell(formatCell(v, table.columns[i]?.format ?? 'text', { missing: '-' }))).join(' | ')} |\n`;
+  // The focus brand's rows in bold, as in the report's tables.
+  const bold = new Set(table.emphasis ?? []);
+  for (const [r, row] of table.rows.entries()) {
+    const texts = row.map((v, i) => cell(formatCell(v, table.columns[i]?.format ?? 'text', { missing: '-' })));
+    const line = `| ${(bold.has(r) ? texts.map((t) => (t === '-' ? t : `**${t}**`)) : texts).join(' | ')} |\n`;
     if (text.length + line.length > maxChars) break;
     text += line;
     kept += 1;

@@ -14,7 +14,7 @@ import { toolkitVersion } from '../version.js';
 import { buildSection } from './build-sections.js';
 import type { LoadedQuery } from '../load/load-comparison-input.js';
 import type { ReportData, ReportSource } from './load-report-data.js';
-import type { AboutItem, CellFormat, ReportCell, ReportColumn, ReportSpec, ReportTable } from './report-spec.js';
+import type { AboutItem, CellFormat, ReportCell, ReportColumn, ReportSection, ReportSpec, ReportTable } from './report-spec.js';
 import { fillDataTokens, type ResolvedTemplate } from './template/resolve-template.js';
 import { parameterText } from './template/template-params.js';
 
@@ -136,6 +136,17 @@ export function readingNotes(spec: Pick<ReportSpec, 'sections'>, audience: numbe
 }
 
 /**
+ * The About line of the focus brand (`focus_brand`), as resolved: `first` names the brand it was.
+ * Sections on other brands may have another; each is named.
+ */
+function focusItem(sections: readonly Pick<ReportSection, 'focus'>[], brands: ReportData['brands']): AboutItem[] {
+  const ids = [...new Set(sections.flatMap((s) => (s.focus === undefined ? [] : [s.focus])))];
+  if (ids.length === 0) return [];
+  const names = ids.map((id) => `${brands.find((b) => b.id === id)?.name ?? 'brand'} (${id})`);
+  return [{ label: 'Focus brand', value: `${names.join(', ')}: outlined or drawn thick in the charts, in bold in the tables` }];
+}
+
+/**
  * Builds the report: each section from its frames and chart builders, the About block, the notes
  * and the Data sheet.
  *
@@ -170,6 +181,7 @@ export function buildReport(template: ResolvedTemplate, data: ReportData, option
     { label: 'Years', value: `${data.years.join(', ')} ('latest' = ${data.latestYear})` },
     { label: 'Audience', value: `${audience}${audience === 1 ? ' (All Adults)' : ''}` },
     ...(data.brands.length > 0 ? [{ label: 'Brands', value: data.brands.map((b) => `${b.name} (${b.id})`).join(', ') }] : []),
+    ...focusItem(sections, data.brands),
     ...(template.data.companies ? [{ label: 'Companies', value: template.data.companies.join(', ') }] : []),
     ...(template.data.metrics || template.data.metric_groups
       ? [{ label: 'Metrics', value: [...(template.data.metric_groups ?? []).map((g) => `${g} (group)`), ...(template.data.metrics ?? [])].join(', ') }]

@@ -164,8 +164,9 @@ function crossMarketSection(ctx: SectionContext, s: Extract<SectionSpec, { kind:
   const entityOrder = heatmap && chart !== null ? crossMarketHeatmapOrder(rows) : brands;
   return {
     title: s.title ?? `${listText(metrics)} across markets, ${y}`,
-    table: crossMarketTable(result, { markets, ...(entityOrder ? { entityOrder } : {}) }),
+    table: crossMarketTable(result, { markets, ...(entityOrder ? { entityOrder } : {}), ...(focus === undefined ? {} : { focus }) }),
     chart,
+    ...(focus === undefined ? {} : { focus }),
     notes,
     summary: `${plural(entities, result.meta.by)} × ${plural(markets.length, 'market')} × ${plural(metrics.length, 'metric')}, ${y}`,
   };
@@ -206,8 +207,9 @@ function crossYearSection(ctx: SectionContext, s: Extract<SectionSpec, { kind: '
   const periods = s.waves ? undefined : ys.map(String);
   return {
     title: s.title ?? `${listText(metrics)} over time, ${yearsText(ys)}`,
-    table: crossYearTable(result, { markets, ...(periods ? { periods } : {}), ...(brands ? { entityOrder: brands } : {}) }),
+    table: crossYearTable(result, { markets, ...(periods ? { periods } : {}), ...(brands ? { entityOrder: brands } : {}), ...focused }),
     chart,
+    ...focused,
     notes,
     summary: `${plural(new Set(rows.map((r) => r.entity_id)).size, result.meta.by)} × ${plural(markets.length, 'market')} × ${plural(ys.length, 'year')} × ${plural(metrics.length, 'metric')}`,
   };

@@ -50,7 +50,12 @@ export interface CrossMarketTableOptions {
   markets?: readonly MarketColumn[];
   /** Entity ids in the order to show them. Default: by cross-market mean, highest first. */
   entityOrder?: readonly number[];
+  /** The focus entity's id: its rows in bold (`emphasis`), as the heatmap outlines them. */
+  focus?: number;
 }
+
+/** The rows of the focus entity, by the entity id of each body row. */
+const emphasisOf = (ids: readonly number[], focus: number | undefined) => (focus === undefined ? {} : { emphasis: ids.flatMap((id, r) => (id === focus ? [r] : [])) });
 
 /**
  * `crossMarket` rows as a matrix: entity and metric, a column per market, then the cross-market
@@ -78,6 +83,7 @@ export function crossMarketTable(result: FrameTable<CrossMarketRow, CrossMarketM
     byEntityMetric.set(key, [...(byEntityMetric.get(key) ?? []), r]);
   }
   const body: ReportCell[][] = [];
+  const ids: number[] = [];
   const scales: ColourScale[] = [];
   for (const column of metricOrder) {
     const ofMetric = rows.filter((r) => r.column === column);
@@ -88,6 +94,7 @@ export function crossMarketTable(result: FrameTable<CrossMarketRow, CrossMarketM
       const head = cells[0]!;
       const value = (code: string) => cells.find((c) => c.country_code === code)?.value ?? null;
       body.push([head.global_name, metricLabel(head.metric_name, head.score_type), ...markets.map((m) => value(m.code)), head.cross_market_mean]);
+      ids.push(id);
     }
     if (body.length > first && markets.length > 0) {
       // The heatmap's points: metrics of one score type share a scale (plain values each their own).
@@ -96,7 +103,7 @@ export function crossMarketTable(result: FrameTable<CrossMarketRow, CrossMarketM
       scales.push({ fromRow: first, toRow: body.length - 1, fromColumn: 2, toColumn: 2 + markets.length - 1, ...heatPoints(pooled, ofMetric[0]!.score_type) });
     }
   }
-  return { columns, rows: body, keyColumns: 2, colourScales: scales };
+  return { columns, rows: body, keyColumns: 2, colourScales: scales, ...emphasisOf(ids, options.focus) };
 }
 
 export interface CrossYearTableOptions {
@@ -106,6 +113,8 @@ export interface CrossYearTableOptions {
   markets?: readonly MarketColumn[];
   /** Entity ids in the order to show them. Default: by the last value, highest first. */
   entityOrder?: readonly number[];
+  /** The focus entity's id: its rows in bold (`emphasis`), as its line is drawn thick. */
+  focus?: number;
 }
 
 /**
@@ -143,6 +152,7 @@ export function crossYearTable(result: FrameTable<CrossYearRow, CrossYearMeta>, 
     return withValue[0]?.value ?? null;
   };
   const body: ReportCell[][] = [];
+  const ids: number[] = [];
   const scales: ColourScale[] = [];
   for (const column of distinct(rows.map((r) => r.column))) {
     const ofMetric = rows.filter((r) => r.column === column);
@@ -154,6 +164,7 @@ export function crossYearTable(result: FrameTable<CrossYearRow, CrossYearMeta>, 
         const head = cells[0]!;
         const value = (period: string) => cells.find((c) => c.period === period)?.value ?? null;
         body.push([head.global_name, head.market, metricLabel(head.metric_name, head.score_type), ...periods.map(value), head.change_over_span, head.trend]);
+        ids.push(id);
       }
     }
     if (body.length > first && periods.length > 0) {
@@ -170,7 +181,7 @@ export function crossYearTable(result: FrameTable<CrossYearRow, CrossYearMeta>, 
   );
   const span = spans.size === 1 ? [...spans][0]! : '';
   const titled = span === '' ? columns : columns.map((c) => (c.key === 'change' ? { ...c, header: `Change ${span}` } : c));
-  return { columns: titled, rows: body, keyColumns: 3, colourScales: scales };
+  return { columns: titled, rows: body, keyColumns: 3, colourScales: scales, ...emphasisOf(ids, options.focus) };
 }
 
 /** `Differentiation (rank)`: a metric and its score type, short enough for a table cell. */

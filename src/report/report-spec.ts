@@ -57,6 +57,8 @@ export interface ReportTable {
   /** Leading columns that identify a row (kept in view when scrolling sideways). */
   readonly keyColumns: number;
   readonly colourScales: readonly ColourScale[];
+  /** Body rows (0-based) set in bold: the focus brand's, as its line and cells stand out in the chart. */
+  readonly emphasis?: readonly number[];
 }
 
 export interface ReportSection {
@@ -74,6 +76,8 @@ export interface ReportSection {
    * shows its change.`). Absent when there is a chart or none was asked for.
    */
   readonly noChart?: string;
+  /** The focus brand's id, when the section has one (`focus:`): outlined or drawn thick in the chart, bold in the table. */
+  readonly focus?: number;
   /** What a reader needs to know to read this section's numbers. */
   readonly notes: readonly string[];
   /** One line saying what the section holds, e.g. `3 brands x 6 markets x 4 metrics`. */

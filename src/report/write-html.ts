@@ -25,6 +25,8 @@ function tableHtml(table: ReportTable, caption?: string): string {
   const wraps = table.columns.map((column, c) => column.format === 'text' && c >= table.keyColumns && table.rows.some((row) => typeof row[c] === 'string' && (row[c]).length > 40));
   // A line above each block of a matrix (each metric's rows), so the blocks read apart.
   const blockStarts = new Set(table.colourScales.map((s) => s.fromRow).filter((r) => r > 0));
+  // The focus brand's rows in bold, as the chart outlines its cells or thickens its line.
+  const focusRows = new Set(table.emphasis ?? []);
   const head = table.columns.map((c, i) => `<th scope="col"${isNumeric(c.format) ? ' class="num"' : ''}${i < table.keyColumns ? ' data-key' : ''}>${escapeHtml(c.header)}</th>`).join('');
   const body = table.rows
     .map((row, r) => {
@@ -37,7 +39,8 @@ function tableHtml(table: ReportTable, caption?: string): string {
         const attrs = `${cls ? ` class="${cls}"` : ''}${colour ? ` style="background:${colour}"` : ''}${typeof value === 'number' ? ` title="${escapeHtml(String(value))}"` : ''}`;
         return c < table.keyColumns ? `<th scope="row"${attrs}>${text}</th>` : `<td${attrs}>${text}</td>`;
       });
-      return `<tr${blockStarts.has(r) ? ' class="block-start"' : ''}>${cells.join('')}</tr>`;
+      const classes = [blockStarts.has(r) ? 'block-start' : '', focusRows.has(r) ? 'focus' : ''].filter(Boolean).join(' ');
+      return `<tr${classes ? ` class="${classes}"` : ''}>${cells.join('')}</tr>`;
     })
     .join('\n');
   return `<div class="table-wrap"><table>${caption ? `<caption>${escapeHtml(caption)}</caption>` : ''}<thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
@@ -67,6 +70,7 @@ tbody th { font-weight: normal; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 td.wrap { white-space: normal; min-width: 16em; max-width: 40em; }
 tr.block-start > * { border-top: 2px solid #9bb8d3; }
+tr.focus > * { font-weight: bold; }
 .missing { color: #9aa0a6; }
 .notes { color: var(--muted); font-size: 13px; padding-left: 20px; }
 .empty { color: var(--muted); font-style: italic; }

@@ -107,6 +107,10 @@ function writeTable(ws: Worksheet, table: ReportTable, topRow: number, name: str
     if (format === undefined) return;
     for (let r = 0; r < table.rows.length; r++) ws.getCell(topRow + 1 + r, c + 1).numFmt = format;
   });
+  // The focus brand's rows in bold, as the chart outlines its cells or thickens its line.
+  for (const r of table.emphasis ?? []) {
+    for (let c = 0; c < table.columns.length; c++) ws.getCell(topRow + 1 + r, c + 1).font = { bold: true };
+  }
   for (const scale of table.colourScales) {
     const ref = `${columnLetter(scale.fromColumn)}${topRow + 1 + scale.fromRow}:${columnLetter(scale.toColumn)}${topRow + 1 + scale.toRow}`;
     ws.addConditionalFormatting({
@@ -256,8 +260,8 @@ function writeSection(wb: Workbook, section: ReportSection, name: string, { widt
     placeImage(ws, imageId, section.table.columns.length + 1, HEADER_ROW, width, height);
   } else if (chart.where === 'above') {
     placeImage(ws, imageId, 0, HEADER_ROW - 2, width, height);
-    // Printed, a table that does not fit under the chart starts the next page.
-    if (headerRow + section.table.rows.length > PRINTED_PAGE_ROWS) ws.getRow(headerRow).addPageBreak();
+    // Printed, a table that does not fit under the chart starts the next page (a break goes after its row).
+    if (headerRow + section.table.rows.length > PRINTED_PAGE_ROWS) ws.getRow(headerRow - 1).addPageBreak();
   } else {
     placeImage(ws, imageId, 0, end, width, height);
     // Printed (or exported to PDF), a chart below its table that would not fit on the table's page

@@ -48,6 +48,17 @@ describe('compareBrands: focus', () => {
     expect(JSON.stringify(comparisonChart(plain))).not.toContain('datum.entity ===');
   });
 
+  it('the focus brand\'s rows of the table are its emphasis (bold where the table is shown), by market and by year', async () => {
+    const c = await compareBrands(client(), { brands: ['Veros', 'Polora'], markets: ['GB', 'DE'], focus: 'Polora' });
+    const bold = (c.table.emphasis ?? []).map((r) => c.table.rows[r]![0]);
+    expect(bold.length).toBe(c.table.rows.filter((row) => row[0] === 'Polora').length);
+    expect(new Set(bold)).toEqual(new Set(['Polora']));
+    const byYear = await compareBrands(client(), { brands: ['Veros', 'Polora'], markets: ['GB'], by: 'year', metrics: ['esteem'], focus: 'Veros' });
+    expect((byYear.table.emphasis ?? []).map((r) => byYear.table.rows[r]![0])).toEqual(['Veros']);
+    const plain = await compareBrands(client(), { brands: ['Veros', 'Polora'], markets: ['GB', 'DE'] });
+    expect(plain.table.emphasis).toBeUndefined();
+  });
+
   it('by year: the focus line is the thick one', async () => {
     const c = await compareBrands(client(), { brands: ['Veros', 'Polora'], markets: ['GB'], by: 'year', metrics: ['esteem'], focus: 'Veros' });
     const values = JSON.stringify(comparisonChart(c));
@@ -70,6 +81,16 @@ describe('brandscape compare --focus', () => {
     expect(r.stderr).toContain('--focus Lumell is not one of the brands compared (Veros and Polora)');
     expect(r.stderr).toContain('--brands');
     expect(r.stdout).toBe('');
+  });
+
+  it('--focus sets the focus brand\'s rows in bold in the coloured terminal table, no other row', async () => {
+    const r = await runCli(['compare', '--brands', 'Veros,Polora', '--markets', 'GB,DE', '--metrics', 'esteem', '--focus', 'Polora'], { BRANDSCAPE_BASE_URL: emulator.url, BRANDSCAPE_TOKEN: TOKEN, FORCE_COLOR: '1' }, dir);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    const row = (name: string) => lines.find((l) => l.replace(/\u001b\[[\d;]*m/g, '').startsWith(name))!;
+    expect(row('Polora')).toMatch(/^\u001b\[1mPolora/);
+    expect(row('Polora')).toMatch(/\u001b\[1m\s*\d/);
+    expect(row('Veros')).not.toContain('\u001b[1m');
   });
 
   it('--focus draws the focus brand outlined in the chart file', async () => {

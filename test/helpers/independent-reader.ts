@@ -24,6 +24,8 @@ export interface OpenpyxlSheet {
   /** Images with their anchors, and their left and right edges (pixels from column A's left edge) as Excel draws the columns. */
   images: { anchor: string; from: [number, number]; to: [number, number] | null; format: string | null; left_px: number; right_px: number | null; width_px: number | null }[];
   conditional_formats: { range: string; type: string }[];
+  /** Cells in bold (1-based row and column), within the rows read. */
+  bold: [number, number][];
   rows: (string | number | boolean | null)[][];
   types: string[][];
   formats: string[][];

@@ -56,6 +56,7 @@ def main(path, max_rows):
                 "right_px": right,
                 "width_px": right - left if right is not None else None,
             })
+        bold = [[c.row, c.column] for row in ws.iter_rows(min_row=1, max_row=min(ws.max_row, max_rows)) for c in row if c.font is not None and c.font.b]
         cf = []
         for rng in ws.conditional_formatting:
             for rule in rng.rules:
@@ -72,6 +73,7 @@ def main(path, max_rows):
                         "columns": [c.name for c in t.tableColumns]} for t in ws.tables.values()],
             "images": images,
             "conditional_formats": cf,
+            "bold": bold,
             "rows": rows,
             "types": types,
             "formats": formats,

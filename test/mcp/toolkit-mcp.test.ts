@@ -124,6 +124,16 @@ describe('brandscape mcp over stdio', () => {
     expect(Buffer.from(image.data, 'base64').subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   });
 
+  it('compare_brands with focus: the focus brand\'s rows in bold in the Markdown table', async () => {
+    const result = await call(stdio, 'compare_brands', { brands, markets: ['GB', 'DE'], metrics: ['esteem'], focus: brands[1], chart: false });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const text = textOf(result);
+    const lines = text.split('\n').filter((l) => l.startsWith('| '));
+    const focusName = brands[1]!;
+    expect(lines.filter((l) => l.startsWith(`| **${focusName}** |`)).length).toBeGreaterThan(0);
+    expect(lines.filter((l) => l.includes('**') && !l.startsWith(`| **${focusName}** |`))).toEqual([]);
+  });
+
   it('a bad brand name is a tool error naming the nearest brands; a bad argument a tool error too', async () => {
     const typo = `${brands[0]!.slice(0, -1)}`;
     const result = await call(stdio, 'compare_brands', { brands: [`${typo}q`] });

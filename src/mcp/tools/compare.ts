@@ -29,6 +29,7 @@ export const compareInput = z.object({
   score_type: z.enum(SCORE_TYPE_NAMES as [ScoreType, ...ScoreType[]]).optional().describe('For metric keys: rank (percentile rank 0-100, the default), c (construct score), pct, brandscape_index, category_index, value.'),
   audience: z.number().int().positive().optional().describe('Audience id (default 1, All Adults). Use search kind "audiences" to find others.'),
   waves: z.boolean().optional().describe('With by "year": US quarterly waves as periods of their own (default: full years only).'),
+  focus: z.union([z.string().trim().min(1), z.number().int().positive()]).optional().describe('One of the brands (name or id) to highlight: outlined in the heatmap, a thick line in line charts, bold in the table. Default: none.'),
   chart: z.boolean().optional().describe('Add the chart as a PNG image (default true). Leave it out (false) to save room when only numbers are needed.'),
 });
 
@@ -53,6 +54,7 @@ export function toCompareOptions(args: z.infer<typeof compareInput>): CompareBra
     ...(args.score_type ? { scoreType: args.score_type } : {}),
     ...(args.audience === undefined ? {} : { audience: args.audience }),
     ...(args.waves ? { waves: true } : {}),
+    ...(args.focus === undefined ? {} : { focus: args.focus }),
   };
 }
 
