@@ -6,9 +6,11 @@
  * of preference:
  *
  * 1. **Beside** the table, from its first row: the chart is laid out again to the room right of
- *    the table (its views narrowed with `fitWidth`, its text at full size), or shrunk to it when
- *    that keeps its text at 11 px or more (0.85 of its size). A long table and a tall chart then scroll
- *    together, and neither is under the frozen header, which would cut the picture in two.
+ *    the table (its views narrowed with `fitWidth`; then its legends above and its title in
+ *    lines; then a facet's columns as rows: `narrowLayout`), its text at full size, or shrunk to
+ *    the room when that keeps its text at 11 px or more (0.85 of its size). A long table and a
+ *    tall chart then scroll together, and the picture is not under the frozen header, which
+ *    would cut it in two.
  * 2. **Below** a short table (one that ends in the top half of the screen): the table and the top
  *    of the chart are seen together on opening.
  * 3. **Above** a table that is too wide to leave room beside it and too long to show a chart
