@@ -65,7 +65,7 @@ export const COMPARE_ERRORS = {
     new UsageError(`${text}.`, { hint: (o) => `Choose one of those with ${o({ option: 'scoreType' })}, or name the column in ${o({ option: 'metrics' })}.` }),
 
   // What the service has.
-  noAudience: (audience: number) => new UsageError(`There is no audience ${audience}.`, { hint: "List the audiences with 'brandscape fetch audiences'." }),
+  noAudience: (audience: number) => new UsageError(`There is no audience ${audience}.`, { hint: "List them with 'brandscape audiences' (1 is All Adults)." }),
   unknownMarkets: (unknown: readonly string[], hint: string) => new UsageError(`No released study for ${unknown.length > 1 ? 'markets' : 'market'} ${unknown.join(', ')}.`, { hint }),
   brandsInNoStudy: (names: readonly string[]) => new UsageError(`${listText(names)} ${names.length > 1 ? 'are' : 'is'} in no released study.`),
   noFullYearStudy: (markets: readonly string[]) =>

@@ -243,7 +243,7 @@ export function chooseScope(request: ComparisonRequest, studies: readonly StudyI
       else if (quarters.length > 0) onlyWaves.push(`${m.name} ${y}`);
     }
   }
-  if (onlyWaves.length > 0) notes.push(`${listText(onlyWaves)} ${onlyWaves.length > 1 ? 'have' : 'has'} only quarterly waves so far, left out: add --waves (with --by year) to compare waves.`);
+  if (onlyWaves.length > 0) notes.push(`${listText(onlyWaves)} ${onlyWaves.length > 1 ? 'have' : 'has'} only quarterly waves so far, left out: compare by year with waves to see them (--by year --waves on the command line; by: 'year', waves: true from code or MCP).`);
   if (chosen.length === 0) {
     const have = [...new Set(studies.filter((s) => codes.includes(s.code) && s.quarter === null).map((s) => s.year))].sort((a, b) => a - b);
     throw COMPARE_ERRORS.noStudyInYears(markets.map((m) => m.code), years, have);

@@ -124,7 +124,7 @@ export async function checkAgainstService(client: Client, template: ResolvedTemp
 
     await studyProblems(client, template, studyRecords, add, link.signal);
     metricProblems(template, catalogueRecords, add);
-    if (!audienceExists) add({ path: ['data', 'audience'] }, (o) => `there is no audience ${audience}${o}; list the audiences with 'brandscape fetch audiences' (1 is All Adults)`);
+    if (!audienceExists) add({ path: ['data', 'audience'] }, (o) => `there is no audience ${audience}${o}; list them with 'brandscape audiences' (1 is All Adults)`);
     await idProblems(client, template, ids, add, link.signal);
 
     if (!brands.ok) {

@@ -149,7 +149,7 @@ const CLI_CASES: CliCase[] = [
   { name: 'a range of years that starts before the first study', argv: report('cross-year-trends', 'years=2017..2020'), exit: 2, says: /in 2017, 2018 \(from parameter 'years'\)/ },
   { name: 'a range of a century', argv: report('cross-year-trends', 'years=1990..2100'), exit: 2, says: /in 1990–2018, 2026–2100 \(from parameter 'years'\)/ },
   { name: 'a focus market that has no study (UK)', argv: report(CMBH, 'focus_market=UK'), exit: 2, says: /sections\[1\]\.market: no released study for market UK \(from parameter 'focus_market'\)\. Did you mean GB\?/ },
-  { name: 'an audience that does not exist', argv: report(CMBH, 'audience=9999'), exit: 2, says: /data\.audience: there is no audience 9999 \(from parameter 'audience'\); list the audiences with 'brandscape fetch audiences'/ },
+  { name: 'an audience that does not exist', argv: report(CMBH, 'audience=9999'), exit: 2, says: /data\.audience: there is no audience 9999 \(from parameter 'audience'\); list them with 'brandscape audiences' \(1 is All Adults\)/ },
   { name: 'an audience of 0', argv: report(CMBH, 'audience=0'), exit: 2, says: /data\.audience: expected an id \(a positive whole number\), got 0 \(from parameter 'audience'\)/ },
   { name: 'several mistakes at once, each named', argv: report(CMBH, 'markets=UK,DE', 'audience=9999', 'brands=Veros,Qwxyzzy Motors'), exit: 2, says: /cannot be used:\n {2}data\.markets\[0\]: no released study for market UK[\s\S]*data\.audience: there is no audience 9999[\s\S]*data\.brands: No brand is named 'Qwxyzzy Motors'/ },
   { name: 'a brand id that does not exist', argv: report(CMBH, 'brands=99999999'), exit: 2, says: /There is no brand with id 99999999/ },

@@ -137,7 +137,7 @@ describe('chooseScope', () => {
   it('by year: the five years up to the latest; waves only where asked, else a note', () => {
     const full = chooseScope(request({ brands: [6], markets: ['US'], years: [2023, 2024] }), released, noBrands);
     expect(full.chosen.map((s) => s.id)).toEqual([6]);
-    expect(full.notes).toEqual(['United States 2024 has only quarterly waves so far, left out: add --waves (with --by year) to compare waves.']);
+    expect(full.notes).toEqual(['United States 2024 has only quarterly waves so far, left out: compare by year with waves to see them (--by year --waves on the command line; by: \'year\', waves: true from code or MCP).']);
     const waves = chooseScope(request({ brands: [6], markets: ['US'], waves: true }), released, noBrands);
     expect(waves.years).toEqual([2019, 2020, 2021, 2022, 2023]);
     const withWaves = chooseScope(request({ brands: [6], markets: ['US'], years: [2023, 2024], waves: true }), released, noBrands);
