@@ -132,15 +132,30 @@ function writeTable(ws: Worksheet, table: ReportTable, topRow: number, name: str
   return topRow + 1 + table.rows.length;
 }
 
-/** Notes under a table, one per row. */
-function writeNotes(ws: Worksheet, notes: readonly string[], row: number): number {
+/** Average advance of Calibri 11 in pixels, for lines of running text (a little wide: a cut line is worse than a spare one). */
+const CALIBRI_CHAR_PIXELS = 6.5;
+
+/**
+ * Notes under a table, one per row, each kept within the table's width (`widthPx`, its `columns`
+ * columns): a longer note is wrapped in cells merged across the table, its row as tall as its
+ * lines, so that it neither runs under a chart beside the table nor off the screen.
+ */
+function writeNotes(ws: Worksheet, notes: readonly string[], row: number, columns: number, widthPx: number): number {
   if (notes.length === 0) return row;
   ws.getCell(row + 1, 1).value = 'Notes';
   ws.getCell(row + 1, 1).font = { bold: true };
   notes.forEach((note, i) => {
-    const cell = ws.getCell(row + 2 + i, 1);
-    cell.value = `• ${note}`;
+    const r = row + 2 + i;
+    const text = `• ${note}`;
+    const cell = ws.getCell(r, 1);
+    cell.value = text;
     cell.font = { color: { argb: 'FF444444' } };
+    const lines = Math.ceil((text.length * CALIBRI_CHAR_PIXELS) / Math.max(widthPx, 1));
+    if (lines > 1 && columns > 1) {
+      ws.mergeCells(r, 1, r, columns);
+      cell.alignment = { wrapText: true, vertical: 'top' };
+      ws.getRow(r).height = ROW_POINTS * lines;
+    }
   });
   return row + 2 + notes.length;
 }
@@ -251,7 +266,7 @@ function writeSection(wb: Workbook, section: ReportSection, name: string, { widt
   ws.getCell('A2').value = section.description ?? section.summary;
   ws.getCell('A2').font = { italic: true, color: { argb: 'FF555555' } };
   const after = writeTable(ws, section.table, headerRow, `Section${section.index}`, widths);
-  const end = writeNotes(ws, section.notes, after);
+  const end = writeNotes(ws, section.notes, after, section.table.columns.length, widths.reduce((sum, chars) => sum + columnPixels(chars), 0));
   if (!chart) return;
   const imageId = wb.addImage({ buffer: Buffer.from(chart.png) as unknown as ArrayBuffer, extension: 'png' });
   const { width, height } = chart.shown;

@@ -26,6 +26,8 @@ export interface OpenpyxlSheet {
   conditional_formats: { range: string; type: string }[];
   /** Cells in bold (1-based row and column), within the rows read. */
   bold: [number, number][];
+  /** Merged ranges (`A40:F40`). */
+  merged: string[];
   rows: (string | number | boolean | null)[][];
   types: string[][];
   formats: string[][];

@@ -74,6 +74,7 @@ def main(path, max_rows):
             "images": images,
             "conditional_formats": cf,
             "bold": bold,
+            "merged": [str(r) for r in ws.merged_cells.ranges],
             "rows": rows,
             "types": types,
             "formats": formats,

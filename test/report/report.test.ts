@@ -168,6 +168,16 @@ describe('every shipped template', () => {
       expect(image.right_px, s.name).toBeLessThanOrEqual(VISIBLE_SHEET_PIXELS);
       expect(image.width_px, s.name).toBeGreaterThan(300);
     }
+    // Notes stay within their table's width: a long one is wrapped in cells merged across the
+    // table's columns (under a chart beside the table it would be hidden, or run off the screen).
+    for (const s of sections) {
+      const lastColumn = /^A\d+:([A-Z]+)\d+$/.exec(s.tables[0]!.ref)![1]!;
+      for (const range of s.merged) expect(range, s.name).toMatch(new RegExp(`^A(\\d+):${lastColumn}\\1$`));
+      if (name === 'sector-review' && s.name.startsWith('3.')) {
+        const noteRow = s.rows.findIndex((row) => typeof row[0] === 'string' && row[0].startsWith('• Each sector'));
+        expect(s.merged, s.name).toContain(`A${noteRow + 1}:${lastColumn}${noteRow + 1}`);
+      }
+    }
     // The long tables of these templates have their chart beside them (they did not fit before the
     // narrow layouts: a 36-row and a 32-row table).
     if (name === 'competitive-archetypes') expect(layouts.every((l) => l.endsWith(': beside')), layouts.join('; ')).toBe(true);
