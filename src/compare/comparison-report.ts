@@ -5,12 +5,13 @@
  * builder (the `compare` command imports this only when `--out` asks for a file that draws).
  */
 import { crossMarketBars } from '../charts/cross-market-bars.js';
-import { crossMarketHeatmap } from '../charts/cross-market-heatmap.js';
+import { crossMarketHeatmap, crossMarketHeatmapOrder } from '../charts/cross-market-heatmap.js';
 import { crossYearLines } from '../charts/cross-year-lines.js';
 import type { ChartSpec } from '../charts/chart-spec.js';
 import { BrandscapeError } from '../errors.js';
 import { toolkitVersion } from '../version.js';
 import { queriesTable, readingNotes, sourceText } from '../report/build-report.js';
+import { crossMarketTable } from '../report/comparison-tables.js';
 import type { Comparison } from './types.js';
 import type { AboutItem, ReportSpec, ReportTable } from '../report/report-spec.js';
 
@@ -75,7 +76,23 @@ export function comparisonReport(comparison: Comparison, options: { generatedAt?
     generatedAt,
     about: { items, parameters, queries: queriesTable(comparison.queries) },
     notes: [...readingNotes({ sections: [] }, comparison.audience.id), ...notes],
-    sections: [{ index: 1, kind: comparison.by === 'market' ? 'cross-market' : 'cross-year', title: comparison.title, description: comparison.summary, table: comparison.table, chart, notes, summary: comparison.summary }],
+    sections: [{ index: 1, kind: comparison.by === 'market' ? 'cross-market' : 'cross-year', title: comparison.title, description: comparison.summary, table: tableBesideChart(comparison, chart), chart, notes, summary: comparison.summary }],
     data: empty,
   };
+}
+
+/**
+ * The comparison's table as shown with its chart: beside a heatmap, in the heatmap's row order (by
+ * the cross-market mean, as its subtitle says), so that chart and table read alike; else as it is
+ * (brands in the order given).
+ */
+function tableBesideChart(comparison: Comparison, chart: ChartSpec | null): ReportTable {
+  if (chart === null || comparison.by !== 'market') return comparison.table;
+  const rows = comparison.result.rows();
+  if (new Set(rows.map((r) => r.entity_id)).size < 2) return comparison.table;
+  return crossMarketTable(comparison.result, {
+    markets: comparison.markets,
+    entityOrder: crossMarketHeatmapOrder(rows),
+    ...(comparison.focus === undefined ? {} : { focus: comparison.focus.id }),
+  });
 }

@@ -17,7 +17,7 @@
  * only the template's sectors and companies, and zlib works at its default level 6, as xlsxwriter's.
  */
 import { writeFile } from 'node:fs/promises';
-import type { Workbook, Worksheet } from 'exceljs';
+import type { Font, Workbook, Worksheet } from 'exceljs';
 import { renderPng } from '../charts/render.js';
 import { writeFileAtomically } from '../io/atomic-file.js';
 import { SCALE_COLOURS, argbOf } from './cell-colours.js';
@@ -63,21 +63,56 @@ function sheetName(text: string, used: Set<string>): string {
   return name;
 }
 
-/** Character widths of a table's columns, from their headers and formatted values (capped). */
-function columnWidths(table: ReportTable, sample = 2000): number[] {
-  return table.columns.map((column, c) => {
-    let width = column.header.length;
-    const n = Math.min(table.rows.length, sample);
-    for (let r = 0; r < n; r++) width = Math.max(width, formatCell(table.rows[r]![c] ?? null, column.format).length);
-    return Math.min(Math.max(width + 2, 8), 48);
-  });
+/**
+ * A cell font: Calibri 11 (the workbook's own), with what the cell adds. A font without its name
+ * and size is drawn by other readers in their default face (LibreOffice: a serif), so a bold row
+ * would change typeface.
+ */
+const font = (extra: Partial<Font>): Partial<Font> => ({ name: 'Calibri', family: 2, size: 11, ...extra });
+
+/** How a table's columns are laid out: their widths in characters, and which headers wrap onto two lines. */
+interface ColumnLayout {
+  widths: number[];
+  wrapped: boolean[];
 }
+
+/**
+ * Character widths of a table's columns, from their headers and formatted values (capped). A
+ * header much longer than its values (`United Kingdom` over ranks) is set on two lines at a space,
+ * so that a matrix is as narrow as its numbers and leaves room for its chart.
+ */
+function columnLayout(table: ReportTable, sample = 2000, wrap = true): ColumnLayout {
+  const wrapped: boolean[] = [];
+  const widths = table.columns.map((column, c) => {
+    let values = 0;
+    const n = Math.min(table.rows.length, sample);
+    for (let r = 0; r < n; r++) values = Math.max(values, formatCell(table.rows[r]![c] ?? null, column.format).length);
+    // The header shares its cell with the filter button (about two characters at its right).
+    const oneLine = column.header.length + FILTER_BUTTON_CHARS;
+    const twoLines = (wrap ? twoLineWidth(column.header) : Infinity) + FILTER_BUTTON_CHARS;
+    const wraps = twoLines < oneLine && oneLine > values + 2;
+    wrapped.push(wraps);
+    return Math.min(Math.max(Math.max(values, wraps ? twoLines : oneLine) + 2, 8), 48);
+  });
+  return { widths, wrapped };
+}
+
+/** The longer line of a header broken at its most central space (Infinity for one word). */
+function twoLineWidth(header: string): number {
+  let best = Infinity;
+  for (let i = header.indexOf(' '); i > 0; i = header.indexOf(' ', i + 1)) best = Math.min(best, Math.max(i, header.length - i - 1));
+  return best;
+}
+
+/** Characters of a header cell that its filter button covers (16 px of Calibri 11's 7 px digits, rounded up). */
+const FILTER_BUTTON_CHARS = 2;
 
 /**
  * Writes a report table at `topRow` (1-based): an Excel table (named, banded, filter buttons) with
  * number formats and colour scales. Returns the row after the table.
  */
-function writeTable(ws: Worksheet, table: ReportTable, topRow: number, name: string, widths = columnWidths(table)): number {
+function writeTable(ws: Worksheet, table: ReportTable, topRow: number, name: string, layout = columnLayout(table)): number {
+  const { widths, wrapped } = layout;
   widths.forEach((w, c) => {
     const column = ws.getColumn(c + 1);
     column.width = Math.max(column.width ?? 0, w);
@@ -86,7 +121,7 @@ function writeTable(ws: Worksheet, table: ReportTable, topRow: number, name: str
     table.columns.forEach((column, c) => {
       const cell = ws.getCell(topRow, c + 1);
       cell.value = column.header;
-      cell.font = { bold: true };
+      cell.font = font({ bold: true });
     });
     ws.getCell(topRow + 1, 1).value = 'No data.';
     return topRow + 2;
@@ -100,16 +135,26 @@ function writeTable(ws: Worksheet, table: ReportTable, topRow: number, name: str
     // Text is text: exceljs writes strings as strings, never as formulas (a test checks `=` text).
     rows: table.rows.map((row) => row.map<string | number | boolean | null>((v) => (v === null ? null : v))),
   });
+  // Headers on two lines: the row is as tall as two, every header sits on its bottom line.
+  const twoLines = wrapped.some(Boolean);
+  if (twoLines) ws.getRow(topRow).height = ROW_POINTS * 2;
   table.columns.forEach((column, c) => {
-    // A number column's header sits over its numbers, which Excel aligns right.
-    if (column.format !== 'text') ws.getCell(topRow, c + 1).alignment = { horizontal: 'right' };
+    // A number column's header sits over its numbers, which Excel aligns right: right-aligned too,
+    // but indented clear of the filter button at the cell's right edge.
+    const numeric = column.format !== 'text';
+    if (numeric || twoLines) {
+      ws.getCell(topRow, c + 1).alignment = {
+        ...(numeric ? { horizontal: 'right' as const, indent: FILTER_BUTTON_CHARS } : {}),
+        ...(twoLines ? { vertical: 'bottom' as const, wrapText: wrapped[c] === true } : {}),
+      };
+    }
     const format = excelNumberFormat(column.format);
     if (format === undefined) return;
     for (let r = 0; r < table.rows.length; r++) ws.getCell(topRow + 1 + r, c + 1).numFmt = format;
   });
   // The focus brand's rows in bold, as the chart outlines its cells or thickens its line.
   for (const r of table.emphasis ?? []) {
-    for (let c = 0; c < table.columns.length; c++) ws.getCell(topRow + 1 + r, c + 1).font = { bold: true };
+    for (let c = 0; c < table.columns.length; c++) ws.getCell(topRow + 1 + r, c + 1).font = font({ bold: true });
   }
   for (const scale of table.colourScales) {
     const ref = `${columnLetter(scale.fromColumn)}${topRow + 1 + scale.fromRow}:${columnLetter(scale.toColumn)}${topRow + 1 + scale.toRow}`;
@@ -143,13 +188,13 @@ const CALIBRI_CHAR_PIXELS = 6.5;
 function writeNotes(ws: Worksheet, notes: readonly string[], row: number, columns: number, widthPx: number): number {
   if (notes.length === 0) return row;
   ws.getCell(row + 1, 1).value = 'Notes';
-  ws.getCell(row + 1, 1).font = { bold: true };
+  ws.getCell(row + 1, 1).font = font({ bold: true });
   notes.forEach((note, i) => {
     const r = row + 2 + i;
     const text = `• ${note}`;
     const cell = ws.getCell(r, 1);
     cell.value = text;
-    cell.font = { color: { argb: 'FF444444' } };
+    cell.font = font({ color: { argb: 'FF444444' } });
     const lines = Math.ceil((text.length * CALIBRI_CHAR_PIXELS) / Math.max(widthPx, 1));
     if (lines > 1 && columns > 1) {
       ws.mergeCells(r, 1, r, columns);
@@ -200,11 +245,11 @@ function writeAbout(wb: Workbook, spec: ReportSpec): void {
   ws.getColumn(1).width = 18;
   ws.getColumn(2).width = ABOUT_VALUE_CHARS + 10;
   ws.getCell('A1').value = spec.title;
-  ws.getCell('A1').font = { bold: true, size: 16 };
+  ws.getCell('A1').font = font({ bold: true, size: 16 });
   let row = 3;
   for (const item of spec.about.items) {
     ws.getCell(row, 1).value = item.label;
-    ws.getCell(row, 1).font = { bold: true };
+    ws.getCell(row, 1).font = font({ bold: true });
     const cell = ws.getCell(row, 2);
     cell.value = item.value;
     cell.alignment = { wrapText: true, vertical: 'top' };
@@ -217,7 +262,7 @@ function writeAbout(wb: Workbook, spec: ReportSpec): void {
   const heading = (text: string) => {
     row += 1;
     ws.getCell(row, 1).value = text;
-    ws.getCell(row, 1).font = { bold: true, size: 13 };
+    ws.getCell(row, 1).font = font({ bold: true, size: 13 });
     row += 1;
   };
   heading('Parameters');
@@ -232,25 +277,25 @@ function writeAbout(wb: Workbook, spec: ReportSpec): void {
   }
 }
 
-/** A section's chart laid out for its sheet (xlsx-chart-layout.ts) and drawn, with its table's column widths. */
+/** A section's chart laid out for its sheet (xlsx-chart-layout.ts) and drawn, with its table's columns. */
 interface SectionChart {
-  widths: number[];
+  columns: ColumnLayout;
   chart?: SheetChart & { png: Uint8Array };
 }
 
 /** Lays out and draws a section's chart for its sheet. */
 async function drawSectionChart(section: ReportSection, scale: number): Promise<SectionChart> {
-  const widths = columnWidths(section.table);
-  if (!section.chart) return { widths };
-  const tableWidth = widths.reduce((sum, chars) => sum + columnPixels(chars), 0);
+  const columns = columnLayout(section.table);
+  if (!section.chart) return { columns };
+  const tableWidth = columns.widths.reduce((sum, chars) => sum + columnPixels(chars), 0);
   // The row after the table and its notes (as writeTable and writeNotes write them).
   const tableEnd = HEADER_ROW + 1 + Math.max(1, section.table.rows.length) + (section.notes.length > 0 ? section.notes.length + 2 : 0);
   const chart = await layOutChart(section.chart, { width: tableWidth, endRow: tableEnd });
   // Drawn at a higher density (sharp on high-density screens and in print), shown at `chart.shown`.
-  return { widths, chart: { ...chart, png: await renderPng(chart.spec, { scale, minWidth: 0 }) } };
+  return { columns, chart: { ...chart, png: await renderPng(chart.spec, { scale, minWidth: 0 }) } };
 }
 
-function writeSection(wb: Workbook, section: ReportSection, name: string, { widths, chart }: SectionChart): void {
+function writeSection(wb: Workbook, section: ReportSection, name: string, { columns, chart }: SectionChart): void {
   // Above its table, a chart takes the rows under the title, and the table comes after it.
   const chartRows = chart ? Math.ceil(chart.shown.height / ROW_PIXELS) : 0;
   const headerRow = chart?.where === 'above' ? HEADER_ROW + chartRows : HEADER_ROW;
@@ -262,11 +307,11 @@ function writeSection(wb: Workbook, section: ReportSection, name: string, { widt
     views: chart?.where === 'above' ? [] : [{ state: 'frozen', xSplit: keys, ySplit: headerRow, topLeftCell: `${columnLetter(keys)}${headerRow + 1}`, activeCell: 'A1' }],
   });
   ws.getCell('A1').value = section.title;
-  ws.getCell('A1').font = { bold: true, size: 14 };
+  ws.getCell('A1').font = font({ bold: true, size: 14 });
   ws.getCell('A2').value = section.description ?? section.summary;
-  ws.getCell('A2').font = { italic: true, color: { argb: 'FF555555' } };
-  const after = writeTable(ws, section.table, headerRow, `Section${section.index}`, widths);
-  const end = writeNotes(ws, section.notes, after, section.table.columns.length, widths.reduce((sum, chars) => sum + columnPixels(chars), 0));
+  ws.getCell('A2').font = font({ italic: true, color: { argb: 'FF555555' } });
+  const after = writeTable(ws, section.table, headerRow, `Section${section.index}`, columns);
+  const end = writeNotes(ws, section.notes, after, section.table.columns.length, columns.widths.reduce((sum, chars) => sum + columnPixels(chars), 0));
   if (!chart) return;
   const imageId = wb.addImage({ buffer: Buffer.from(chart.png) as unknown as ArrayBuffer, extension: 'png' });
   const { width, height } = chart.shown;
@@ -291,7 +336,8 @@ function writeSection(wb: Workbook, section: ReportSection, name: string, { widt
  */
 function writeDataPlaceholder(wb: Workbook, table: ReportTable): Worksheet {
   const ws = wb.addWorksheet('Data', { pageSetup: PRINT('1:1'), views: [{ state: 'frozen', ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }] });
-  const widths = columnWidths(table, 500);
+  // Column names have no spaces to wrap at; a header on one line.
+  const { widths } = columnLayout(table, 500, false);
   // A value of each column's kind, so that exceljs writes the column's style on this row.
   const sample = table.columns.map((column) => (column.format === 'text' ? 'x' : column.format === 'bool' ? false : 0));
   ws.addTable({
@@ -303,8 +349,8 @@ function writeDataPlaceholder(wb: Workbook, table: ReportTable): Worksheet {
     rows: [sample],
   });
   table.columns.forEach((column, c) => {
-    // Filter buttons take room beside the header's text.
-    ws.getColumn(c + 1).width = widths[c]! + 2;
+    // columnLayout leaves room for the filter button beside the header's text.
+    ws.getColumn(c + 1).width = widths[c]!;
     // Ids and years need no format (General shows whole numbers whole): a style on every cell of
     // a column is bytes in every row.
     const format = column.format === 'integer' ? undefined : excelNumberFormat(column.format);

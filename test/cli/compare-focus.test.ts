@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { createClient } from '../../src/client/create-client.js';
 import { compareBrands } from '../../src/compare/compare-brands.js';
-import { comparisonChart } from '../../src/compare/comparison-report.js';
+import { comparisonChart, comparisonReport } from '../../src/compare/comparison-report.js';
+import { crossMarketHeatmapOrder } from '../../src/charts/cross-market-heatmap.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { UsageError } from '../../src/errors.js';
 
@@ -57,6 +58,20 @@ describe('compareBrands: focus', () => {
     expect((byYear.table.emphasis ?? []).map((r) => byYear.table.rows[r]![0])).toEqual(['Veros']);
     const plain = await compareBrands(client(), { brands: ['Veros', 'Polora'], markets: ['GB', 'DE'] });
     expect(plain.table.emphasis).toBeUndefined();
+  });
+
+  it('in a file with a heatmap, the table is in the heatmap\'s row order (the table printed keeps the order given)', async () => {
+    const c = await compareBrands(client(), { brands: ['Veros', 'Polora', 'Corvaton Motors'], markets: ['GB', 'DE', 'FR'], focus: 'Polora' });
+    if (c.by !== 'market') throw new Error(`expected a comparison by market, got by ${c.by}`);
+    const rows = c.result.rows();
+    const heatmapOrder = crossMarketHeatmapOrder(rows).map((id) => rows.find((r) => r.entity_id === id)!.global_name);
+    const shown = comparisonReport(c).sections[0]!.table;
+    const firstBlock = (table: typeof shown) => table.rows.filter((row) => row[1] === table.rows[0]![1]).map((row) => row[0]);
+    expect(firstBlock(shown)).toEqual(heatmapOrder);
+    expect(firstBlock(c.table)).toEqual(['Veros', 'Polora', 'Corvaton Motors']);
+    expect(heatmapOrder).not.toEqual(['Veros', 'Polora', 'Corvaton Motors']);
+    // The focus brand's rows stay bold in the reordered table.
+    expect(new Set((shown.emphasis ?? []).map((r) => shown.rows[r]![0]))).toEqual(new Set(['Polora']));
   });
 
   it('by year: the focus line is the thick one', async () => {

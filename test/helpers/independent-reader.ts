@@ -26,6 +26,10 @@ export interface OpenpyxlSheet {
   conditional_formats: { range: string; type: string }[];
   /** Cells in bold (1-based row and column), within the rows read. */
   bold: [number, number][];
+  /** Cells whose text wraps (1-based row and column), within the rows read. */
+  wrapped: [number, number][];
+  /** Row heights in points, of rows that set one (by 1-based row). */
+  heights: Record<string, number>;
   /** Merged ranges (`A40:F40`). */
   merged: string[];
   rows: (string | number | boolean | null)[][];

@@ -57,6 +57,8 @@ def main(path, max_rows):
                 "width_px": right - left if right is not None else None,
             })
         bold = [[c.row, c.column] for row in ws.iter_rows(min_row=1, max_row=min(ws.max_row, max_rows)) for c in row if c.font is not None and c.font.b]
+        wrapped = [[c.row, c.column] for row in ws.iter_rows(min_row=1, max_row=min(ws.max_row, max_rows)) for c in row if c.alignment is not None and c.alignment.wrap_text]
+        heights = {str(i): d.height for i, d in ws.row_dimensions.items() if d.height}
         cf = []
         for rng in ws.conditional_formatting:
             for rule in rng.rules:
@@ -74,6 +76,8 @@ def main(path, max_rows):
             "images": images,
             "conditional_formats": cf,
             "bold": bold,
+            "wrapped": wrapped,
+            "heights": heights,
             "merged": [str(r) for r in ws.merged_cells.ranges],
             "rows": rows,
             "types": types,

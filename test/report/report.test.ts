@@ -178,6 +178,15 @@ describe('every shipped template', () => {
         expect(s.merged, s.name).toContain(`A${noteRow + 1}:${lastColumn}${noteRow + 1}`);
       }
     }
+    // A header much longer than its values is set on two lines (the row two lines tall), so that
+    // the table is as narrow as its numbers; the others stay on one.
+    if (name === 'competitive-archetypes') {
+      const s = sections[0]!;
+      const header = s.rows[3]!;
+      const wraps = header.map((_, c) => s.wrapped.some(([r, col]) => r === 4 && col === c + 1));
+      expect(Object.fromEntries(header.map((h, c) => [h, wraps[c]]))).toEqual({ Brand: false, Archetype: false, 'Cultural score': true, 'Cultural rank': true, 'Competitive score': true, 'Competitive rank': true });
+      expect(s.heights['4']).toBe(30);
+    }
     // The long tables of these templates have their chart beside them (they did not fit before the
     // narrow layouts: a 36-row and a 32-row table).
     if (name === 'competitive-archetypes') expect(layouts.every((l) => l.endsWith(': beside')), layouts.join('; ')).toBe(true);
