@@ -15,8 +15,8 @@
  *    of the chart are seen together on opening.
  * 3. **Above** a table that is too wide to leave room beside it and too long to show a chart
  *    under it: the chart first, under the section's title, the table after it. The sheet's header
- *    is not frozen then (it would freeze the chart with it); Excel shows an Excel table's headers in
- *    the column bar while the table scrolls under it.
+ *    is not frozen then (it would freeze the chart with it); with a cell of the table selected,
+ *    Excel shows the table's headers in place of the column letters as its rows scroll.
  *
  * A chart below or above is as wide as it was drawn (at least 800 px, `renderPng`'s deck width),
  * and never wider than the screen.
