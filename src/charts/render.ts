@@ -11,7 +11,7 @@ import type { Loader, ViewOptions } from 'vega';
 import { UsageError } from '../errors.js';
 import type { ChartSpec } from './chart-spec.js';
 import { forVegaLite } from './vega-lite-spec.js';
-import { scaleWidths } from './scale-widths.js';
+import { scaleHeights, scaleWidths } from './scale-widths.js';
 import { FontMissingError } from './font-missing-error.js';
 import { measureText } from './measure-text.js';
 
@@ -239,17 +239,36 @@ export interface FitWidthOptions extends RenderOptions {
  * const { svg, spec: wide } = await fitWidth(crossMarketHeatmap(rows), { width: 1152 });
  */
 export async function fitWidth(spec: ChartSpec, options: FitWidthOptions, drawn?: string): Promise<{ svg: string; spec: ChartSpec }> {
-  const target = options.width;
+  return fitSize(spec, 'width', options.width, options, drawn);
+}
+
+/**
+ * The chart with its view heights scaled (`scaleHeights`) so that the drawing is as close to
+ * `height` as the spec allows (as `fitWidth` does across); text keeps its size. Internal: the
+ * workbook writer makes a chart above its table short enough to show the table's first rows.
+ */
+export async function fitHeight(spec: ChartSpec, options: RenderOptions & { height: number; minFactor?: number; maxFactor?: number }, drawn?: string): Promise<{ svg: string; spec: ChartSpec }> {
+  return fitSize(spec, 'height', options.height, options, drawn);
+}
+
+async function fitSize(
+  spec: ChartSpec,
+  dimension: 'width' | 'height',
+  target: number,
+  options: RenderOptions & { minFactor?: number; maxFactor?: number },
+  drawn?: string,
+): Promise<{ svg: string; spec: ChartSpec }> {
+  const scaled = dimension === 'width' ? scaleWidths : scaleHeights;
   const maxFactor = options.maxFactor ?? 2.5;
   const first = drawn ?? (await toSvg(spec, options));
-  const w1 = svgSize(first).width;
-  if (!(w1 > 0) || Math.abs(w1 - target) <= 4) return { svg: first, spec };
-  const w2 = svgSize(await toSvg(scaleWidths(spec, 2), {})).width;
-  const perFactor = w2 - w1; // the part of the width that scales
+  const s1 = svgSize(first)[dimension];
+  if (!(s1 > 0) || Math.abs(s1 - target) <= 4) return { svg: first, spec };
+  const s2 = svgSize(await toSvg(scaled(spec, 2), {}))[dimension];
+  const perFactor = s2 - s1; // the part of the size that scales
   if (!(perFactor > 1)) return { svg: first, spec };
-  const factor = Math.min(maxFactor, Math.max(options.minFactor ?? 0.5, (target - (w1 - perFactor)) / perFactor));
+  const factor = Math.min(maxFactor, Math.max(options.minFactor ?? 0.5, (target - (s1 - perFactor)) / perFactor));
   if (Math.abs(factor - 1) < 0.01) return { svg: first, spec };
-  const fitted = scaleWidths(spec, factor);
+  const fitted = scaled(spec, factor);
   return { svg: await toSvg(fitted, options), spec: fitted };
 }
 

@@ -1,6 +1,6 @@
 /**
- * A spec's view widths scaled by a factor: how a chart is made to fill a page or a slide without
- * touching its data, marks or text sizes.
+ * A spec's view widths (or heights) scaled by a factor: how a chart is made to fill a page or a
+ * slide, or to leave room, without touching its data, marks or text sizes.
  */
 import type { ChartSpec } from './chart-spec.js';
 
@@ -15,18 +15,31 @@ const NESTED = ['layer', 'concat', 'hconcat', 'vconcat', 'spec'] as const;
  * scaleWidths({ width: 300, mark: 'bar' }, 2) // { width: 600, mark: 'bar' }
  */
 export function scaleWidths(spec: ChartSpec, factor: number): ChartSpec {
+  return scaleViews(spec, factor, 'width');
+}
+
+/**
+ * The same for view heights: how a chart is made shorter to leave room under it.
+ *
+ * @example
+ * scaleHeights({ height: { step: 26 }, mark: 'rect' }, 0.8) // { height: { step: 21 }, mark: 'rect' }
+ */
+export function scaleHeights(spec: ChartSpec, factor: number): ChartSpec {
+  return scaleViews(spec, factor, 'height');
+}
+
+function scaleViews(spec: ChartSpec, factor: number, key: 'width' | 'height'): ChartSpec {
   const scale = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(scale);
     if (typeof node !== 'object' || node === null) return node;
     const out: Record<string, unknown> = { ...(node as Record<string, unknown>) };
-    const width = out['width'];
-    if (typeof width === 'number') out['width'] = Math.max(1, Math.round(width * factor));
-    else if (typeof width === 'object' && width !== null && typeof (width as { step?: unknown }).step === 'number') {
-      out['width'] = { ...width, step: Math.max(1, Math.round((width as { step: number }).step * factor)) };
+    const size = out[key];
+    if (typeof size === 'number') out[key] = Math.max(1, Math.round(size * factor));
+    else if (typeof size === 'object' && size !== null && typeof (size as { step?: unknown }).step === 'number') {
+      out[key] = { ...size, step: Math.max(1, Math.round((size as { step: number }).step * factor)) };
     }
-    for (const key of NESTED) if (key in out) out[key] = scale(out[key]);
+    for (const nested of NESTED) if (nested in out) out[nested] = scale(out[nested]);
     return out;
   };
   return scale(spec) as ChartSpec;
 }
-

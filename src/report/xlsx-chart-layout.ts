@@ -14,7 +14,9 @@
  * 2. **Below** a short table (one that ends in the top half of the screen): the table and the top
  *    of the chart are seen together on opening.
  * 3. **Above** a table that is too wide to leave room beside it and too long to show a chart
- *    under it: the chart first, under the section's title, the table after it. The sheet's header
+ *    under it: the chart first, under the section's title, the table after it, the chart made
+ *    shorter (its views: `fitHeight`), or shrunk to 0.85 at most, to leave the table's header
+ *    and first rows on the screen. The sheet's header
  *    is not frozen then (it would freeze the chart with it); with a cell of the table selected,
  *    Excel shows the table's headers in place of the column letters as its rows scroll.
  *
@@ -22,7 +24,7 @@
  * and never wider than the screen.
  */
 import type { ChartSpec } from '../charts/chart-spec.js';
-import { fitWidth, renderSvg, svgSize } from '../charts/render.js';
+import { fitHeight, fitWidth, renderSvg, svgSize } from '../charts/render.js';
 import { narrowLayout } from '../charts/narrow.js';
 
 /** Pixels of sheet a 1366 px laptop screen shows at 100 % zoom, across. */
@@ -37,6 +39,13 @@ const MIN_BESIDE_PIXELS = 360;
 const MIN_BESIDE_SCALE = 0.85;
 /** The narrowest cell of a heatmap (a step of a discrete axis) that holds "100" at 13 px. */
 const MIN_CELL_PIXELS = 36;
+/** The shortest row of a heatmap that holds its 13 px numbers. */
+const MIN_ROW_PIXELS = 20;
+/**
+ * The tallest a chart above its table is shown: the screen's rows less the title's two, a blank
+ * one and the table's header and first three rows (20 px each).
+ */
+const ABOVE_MAX_PIXELS = (VISIBLE_SHEET_ROWS - 2 - 1 - 4) * 20;
 /** A chart below a table is seen on opening when the table ends in the screen's top half. */
 const SHORT_TABLE_ROWS = VISIBLE_SHEET_ROWS / 2;
 /** The width a chart below or above its table is drawn at, at least (as `renderPng`'s default). */
@@ -98,8 +107,35 @@ export async function layOutChart(spec: ChartSpec, table: TableExtent): Promise<
   }
   const wide = natural.width >= DECK_WIDTH ? { spec, svg: first } : await fitWidth(spec, { width: DECK_WIDTH }, first);
   const drawn = wide.svg === first ? natural : svgSize(wide.svg);
-  const where = table.endRow <= SHORT_TABLE_ROWS ? 'below' : 'above';
-  return { where, spec: wide.spec, drawn, shown: shownAt(drawn, VISIBLE_SHEET_PIXELS) };
+  if (table.endRow <= SHORT_TABLE_ROWS) return { where: 'below', spec: wide.spec, drawn, shown: shownAt(drawn, VISIBLE_SHEET_PIXELS) };
+  // Above the table, the chart leaves the table's header and first rows on the screen: made
+  // shorter (its views, not its text), or shrunk a little, when it is taller than that.
+  const shownWide = shownAt(drawn, VISIBLE_SHEET_PIXELS);
+  if (shownWide.height <= ABOVE_MAX_PIXELS) return { where: 'above', spec: wide.spec, drawn, shown: shownWide };
+  const short = await fitHeight(wide.spec, { height: ABOVE_MAX_PIXELS / (shownWide.width / drawn.width), minFactor: shortestFactor(wide.spec) });
+  const shorter = svgSize(short.svg);
+  // Shrunk to the rows left, its text to 0.85 of its size at most; never wider than the screen.
+  const k = Math.min(VISIBLE_SHEET_PIXELS / shorter.width, Math.max(MIN_BESIDE_SCALE, Math.min(1, ABOVE_MAX_PIXELS / shorter.height)));
+  return { where: 'above', spec: short.spec, drawn: shorter, shown: { width: Math.round(shorter.width * k), height: Math.round(shorter.height * k) } };
+}
+
+/**
+ * How far a chart's views may be made shorter: to 0.6 of their height, but a band axis's cells (a
+ * heatmap's rows) no shorter than `MIN_ROW_PIXELS`.
+ */
+function shortestFactor(spec: ChartSpec): number {
+  let factor = 0.6;
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (typeof node !== 'object' || node === null) return;
+    const record = node as Record<string, unknown>;
+    const height = record['height'];
+    const step = typeof height === 'object' && height !== null ? (height as { step?: unknown }).step : undefined;
+    if (typeof step === 'number' && step > 0) factor = Math.max(factor, Math.min(1, MIN_ROW_PIXELS / step));
+    for (const [key, value] of Object.entries(record)) if (key !== 'data' && key !== 'config') walk(value);
+  };
+  walk(spec);
+  return factor;
 }
 
 /**

@@ -162,7 +162,11 @@ describe('every shipped template', () => {
       if (where === 'beside') expect(image.from[0], s.name).toBeGreaterThanOrEqual(s.tables[0]!.columns.length);
       else expect(image.from[0], s.name).toBe(0);
       // 0-based anchor rows against 1-based table rows.
-      if (where === 'above') expect(headerRow - 1, s.name).toBeGreaterThan(image.to![1]);
+      if (where === 'above') {
+        expect(headerRow - 1, s.name).toBeGreaterThan(image.to![1]);
+        // The table's header and first three rows are on the screen too.
+        expect(headerRow + 3, s.name).toBeLessThanOrEqual(VISIBLE_SHEET_ROWS);
+      }
       if (where === 'below') expect(image.from[1], s.name).toBeGreaterThan(lastRow - 1);
       expect(image.from[1], s.name).toBeLessThanOrEqual(VISIBLE_SHEET_ROWS / 2);
       expect(image.right_px, s.name).toBeLessThanOrEqual(VISIBLE_SHEET_PIXELS);

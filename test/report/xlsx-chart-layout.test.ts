@@ -99,7 +99,20 @@ describe('layOutChart', () => {
     const tableWidth = VISIBLE_SHEET_PIXELS - CHART_GAP_PIXELS - Math.round(natural.width * 0.6);
     const chart = await layOutChart(spec, { width: tableWidth, endRow: 30 });
     expect(chart.where).toBe('above');
-    expect(chart.spec).toBe(spec);
+    // Its columns as drawn (it may be made shorter above the table, not narrower).
+    expect(svgSize(await renderSvg(chart.spec)).width).toBeCloseTo(natural.width, 0);
+  });
+
+  it('above a table, makes a tall chart shorter (its rows, not its text) so that the table\'s header and first rows stay on the screen', async () => {
+    const spec: ChartSpec = crossMarketHeatmap(rows.crossMarket, { columns: 2 });
+    const natural = svgSize(await renderSvg(spec));
+    expect(natural.height).toBeGreaterThan(340);
+    const chart = await layOutChart(spec, { width: 1300, endRow: 30 });
+    expect(chart.where).toBe('above');
+    // 24 rows of 20 px: the title's two, the chart, a blank row, the header and three rows.
+    expect(chart.shown.height).toBeLessThanOrEqual((24 - 2 - 1 - 4) * 20);
+    expect(chart.drawn.height).toBeLessThan(natural.height);
+    expect(chart.shown.width / chart.drawn.width).toBeGreaterThanOrEqual(0.85);
   });
 
   it('goes below a short table and above a long one when there is no room beside, never wider than the screen', async () => {
