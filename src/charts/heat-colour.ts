@@ -4,7 +4,7 @@
  */
 import type { ScoreType } from '../schemas/score-types.js';
 import { HEAT_SCALE_COLOURS } from './chart-theme.js';
-import { scoreScale } from './metric-title.js';
+import { heatPoints } from './heat-scale.js';
 
 export interface HeatColour {
   /** The Vega-Lite colour scale: the tables' three colours (`HEAT_SCALE_COLOURS`) at the scale's low, middle and high points. */
@@ -37,23 +37,6 @@ export function heatColour(values: readonly number[], scoreType: ScoreType, _fie
   return { scale: { ...scale, interpolate: 'rgb', clamp: true }, darkTest: 'false' };
 }
 
-/**
- * The low, middle and high points of a heatmap's colour scale for these values (see `heatColour`):
- * what a table of the same values colours its cells by, so that chart and table agree.
- *
- * @example
- * heatPoints([-0.4, 0.1, 0.9], 'c') // { min: -0.4, mid: 0, max: 0.9 }
- */
-export function heatPoints(values: readonly number[], scoreType: ScoreType): { min: number; mid: number; max: number } {
-  const finite = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  const { domain, mid } = scoreScale(scoreType);
-  let lo = domain?.[0] ?? finite[0] ?? 0;
-  let hi = domain?.[1] ?? finite[finite.length - 1] ?? 1;
-  if (hi <= lo) [lo, hi] = [lo - 1, hi + 1];
-  const n = finite.length;
-  const median = n === 0 ? (lo + hi) / 2 : n % 2 ? finite[(n - 1) / 2]! : (finite[n / 2 - 1]! + finite[n / 2]!) / 2;
-  return { min: lo, mid: mid ?? median, max: hi };
-}
 
 /**
  * Length of a heatmap's colour legend: as long as the grid allows (less its title), so that the

@@ -10,6 +10,7 @@ import { SCORE_TYPES, type ScoreType } from '../schemas/score-types.js';
 import { CHART_FONT_SIZES } from './chart-theme.js';
 import { metricTitle } from './metric-title.js';
 import { firstRow, pickOne } from './pick-one.js';
+import { scaleKey } from './heat-scale.js';
 
 /**
  * Options of the builders that draw one panel per metric column.
@@ -61,14 +62,6 @@ export function metricPanels<R extends MetricKey>(rows: readonly R[], column: st
   });
 }
 
-/**
- * The key of the value scale a panel shares with others: one per score type, since ranks,
- * percentages, index and construct scores each have a unit of their own; but plain values are
- * in the unit of their metric (a count, a share), so each such panel keeps its own scale.
- */
-export function scaleKey(panel: Pick<MetricPanel<unknown>, 'column' | 'scoreType'>): string {
-  return panel.scoreType === 'value' ? `value:${panel.column}` : panel.scoreType;
-}
 
 /**
  * The value domain of each panel (by column): the panels of one scale key share the domain that

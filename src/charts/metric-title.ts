@@ -3,6 +3,7 @@
  * (never the column name: `differentiation_rank` becomes "Differentiation (percentile rank)").
  */
 import { SCORE_TYPES, type ScoreType } from '../schemas/score-types.js';
+import { scoreScale } from './heat-scale.js';
 
 /**
  * The title of an axis or legend for a metric and score type.
@@ -62,30 +63,6 @@ export function formatScore(value: number, scoreType: ScoreType, use: 'label' | 
   return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
-/**
- * The fixed scale a score type lives on, or its natural midpoint, when it has one: percentile
- * ranks are 0–100 around the median 50; index scores centre on 100 (the average), construct
- * scores on 0.
- *
- * @example
- * scoreScale('rank') // { domain: [0, 100], mid: 50 }
- */
-export function scoreScale(scoreType: ScoreType): { domain?: [number, number]; mid?: number } {
-  switch (scoreType) {
-    case 'rank':
-      return { domain: [0, 100], mid: 50 };
-    case 'pct':
-      return { domain: [0, 100] };
-    case 'c':
-      // Construct scores are standardised around 0.
-      return { mid: 0 };
-    case 'brandscape_index':
-    case 'category_index':
-      return { mid: 100 };
-    default:
-      return {};
-  }
-}
 
 /**
  * A bar chart's value axis: the score type's fixed scale when it has one, else from zero (bars

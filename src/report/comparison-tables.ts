@@ -11,24 +11,12 @@ import type { CrossMarketRow, CrossYearRow, EntityKind } from '../frames/types.j
 import type { ScoreType } from '../schemas/score-types.js';
 import type { ColourScale, ReportCell, ReportColumn, ReportTable } from './report-spec.js';
 import { compareNames } from '../frames/compare-names.js';
-import { heatPoints } from '../charts/heat-colour.js';
-import { scaleKey } from '../charts/metric-panels.js';
+import { heatPoints, scaleKey, scoreScale } from '../charts/heat-scale.js';
 
-/** The fixed points of a score type's colour scale (NOTES: ranks 0-100 around 50, ...). */
+/** The fixed points of a score type's colour scale (`scoreScale`'s: ranks 0-100 around 50, ...), as a table's scale. */
 export function scaleOf(scoreType: ScoreType): Pick<ColourScale, 'min' | 'mid' | 'max'> {
-  switch (scoreType) {
-    case 'rank':
-      return { min: 0, mid: 50, max: 100 };
-    case 'pct':
-      return { min: 0, max: 100 };
-    case 'c':
-      return { mid: 0 };
-    case 'brandscape_index':
-    case 'category_index':
-      return { mid: 100 };
-    case 'value':
-      return {};
-  }
+  const { domain, mid } = scoreScale(scoreType);
+  return { ...(domain ? { min: domain[0], max: domain[1] } : {}), ...(mid === undefined ? {} : { mid }) };
 }
 
 const ENTITY_HEADER: Record<EntityKind, string> = { brand: 'Brand', company: 'Company', sector: 'Sector' };
