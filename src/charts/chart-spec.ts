@@ -73,8 +73,10 @@ export function chartTitle(options: ChartOptions, title: string, subtitle?: stri
   let line = '';
   for (const word of sub.split(/\s+/)) {
     if (line !== '' && line.length + 1 + word.length > limit) {
-      lines.push(line);
-      line = word;
+      // A number stays with the word it counts ("1 brand"), not alone at a line's end.
+      const counted = /^(.*) (\d+)$/.exec(line);
+      lines.push(counted ? counted[1]! : line);
+      line = counted ? `${counted[2]!} ${word}` : word;
     } else line = line === '' ? word : `${line} ${word}`;
   }
   if (line !== '') lines.push(line);

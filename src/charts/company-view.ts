@@ -9,6 +9,7 @@ import { type MetricPanel, type MetricPanelOptions, inLastRow, metricList, metri
 import { lineDomain, scoreFormat } from './metric-title.js';
 import { distinct, firstRow, pickOne } from './pick-one.js';
 import { compareNames } from '../frames/compare-names.js';
+import { listText } from '../frames/list-text.js';
 
 /**
  * Options of `companyView`.
@@ -75,7 +76,7 @@ export function companyView(rows: readonly CompanyRollupRow[], options: CompanyV
     x: { field: 'year', type: 'ordinal', title: 'Year', sort: years, axis: { labelAngle: 0 } },
   };
   const domains = sharedDomains(panels, (p) => p.rows.map((r) => r.value), lineDomain);
-  const where = markets.length <= 3 ? markets.join(' and ').replace(/ and (?=.* and )/, ', ') : `${markets.length} markets`;
+  const where = markets.length <= 3 ? listText(markets) : `${markets.length} markets`;
   const priceWords = `${useAverage ? 'average' : 'year-end'} share price${currency ? ` in ${currency}` : ''}`;
   const priceAxis = (orient: 'left' | 'right') => ({
     field: 'price',

@@ -4,6 +4,7 @@
  */
 import { trendOf, trendThreshold } from '../frames/trend-rule.js';
 import type { CrossYearRow } from '../frames/types.js';
+import { listText } from '../frames/list-text.js';
 import { type ChartOptions, type ChartSpec, VEGA_LITE_SCHEMA, chartTitle, labelLength } from './chart-spec.js';
 import { type LayeredPanel, published } from './vega-lite-spec.js';
 import type { ScoreType } from '../schemas/score-types.js';
@@ -89,7 +90,13 @@ export function slopeChart(rows: readonly CrossYearRow[], options: SlopeChartOpt
   const focus = options.focus !== undefined && distinct(inMarket.map(entityKey)).length > 1 && inMarket.some((r) => r.entity_id === options.focus) ? options.focus : undefined;
   const layout = { from, to, width, height, color, noun, brand: first.entity_kind === 'brand', max: labelLength(options), focus };
   const dropped = Math.max(...paired.map((p) => p.dropped));
-  const notes = `${one}${dropped > 0 ? ` ${dropped} ${noun.toLowerCase()}${dropped > 1 ? 's' : ''} without both values left out${paired.length > 1 ? ' of some panels' : ''}.` : ''}`;
+  // One panel: the brands left out by name (a few), else how many.
+  const names = paired.length === 1 ? paired[0]!.droppedNames : [];
+  const leftOut =
+    names.length > 0 && names.length <= 3
+      ? ` ${listText(names)} left out: no value in both ${from} and ${to}.`
+      : ` ${dropped} ${noun.toLowerCase()}${dropped > 1 ? 's' : ''} without both values left out${paired.length > 1 ? ' of some panels' : ''}.`;
+  const notes = `${one}${dropped > 0 ? leftOut : ''}`;
 
   if (paired.length === 1) {
     const { panel, pairs } = firstRow(paired, 'slope chart');
@@ -126,8 +133,8 @@ interface Pair {
   vb: number;
 }
 
-/** Each entity's values in the two periods; entities without both are counted as dropped. */
-function pairsOf(rows: readonly CrossYearRow[], from: string, to: string): { pairs: Pair[]; dropped: number } {
+/** Each entity's values in the two periods; entities without both are dropped (counted, and named). */
+function pairsOf(rows: readonly CrossYearRow[], from: string, to: string): { pairs: Pair[]; dropped: number; droppedNames: string[] } {
   const byEntity = new Map<string, { a?: CrossYearRow; b?: CrossYearRow }>();
   for (const r of rows) {
     if (r.period !== from && r.period !== to) continue;
@@ -137,7 +144,9 @@ function pairsOf(rows: readonly CrossYearRow[], from: string, to: string): { pai
     byEntity.set(entityKey(r), pair);
   }
   const pairs = [...byEntity.entries()].flatMap(([key, { a, b }]) => (a && b && a.value !== null && b.value !== null ? [{ key, a, b, va: a.value, vb: b.value }] : []));
-  return { pairs, dropped: byEntity.size - pairs.length };
+  const kept = new Set(pairs.map((p) => p.key));
+  const droppedNames = [...new Set(rows.filter((r) => !kept.has(entityKey(r))).map((r) => r.global_name))];
+  return { pairs, dropped: byEntity.size - pairs.length, droppedNames };
 }
 
 /** Up, down or flat by the toolkit's trend rule (frames/trend-rule.ts), the rule of the tables' Trend column. */

@@ -5,7 +5,7 @@
  * the library never spells a flag.
  */
 import { UsageError, type OptionNamer } from '../errors.js';
-import { listText } from '../report/missing-data-notes.js';
+import { listText } from '../frames/list-text.js';
 
 type O = OptionNamer;
 const MARKETS_EXAMPLE = ['GB', 'DE', 'FR'];

@@ -11,7 +11,7 @@ import { compareNames } from '../frames/compare-names.js';
 import { fromMetricColumn, toMetricColumn, type ScoreType } from '../schemas/score-types.js';
 import type { MarketColumn } from '../report/comparison-tables.js';
 import { latestYear, toCalendarYear } from '../report/template/latest-year.js';
-import { listText } from '../report/missing-data-notes.js';
+import { listText } from '../frames/list-text.js';
 import { groupsText, missingScoreTypeText, nearestKeys } from '../report/service-hints.js';
 import type { YearValue } from '../report/template/template-params.js';
 import { COMPARE_ERRORS } from './messages.js';

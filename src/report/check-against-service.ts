@@ -26,7 +26,7 @@ import { AmbiguousBrandError, UnknownBrandError, resolveBrands, type ResolvedBra
 import { toMetricColumn } from '../schemas/score-types.js';
 import { toCalendarYear, latestYear } from './template/latest-year.js';
 import { loadReleasedStudies, studyContextOf, studyYearOf, type Study, type StudyContext } from './study-context.js';
-import { listText } from './missing-data-notes.js';
+import { listText } from '../frames/list-text.js';
 import { didYouMeanMarket, groupsText, marketsWithStudies, missingScoreTypeText, nearestKeys, unknownMarketsHint } from './service-hints.js';
 import { parameterAt, yearRangesText, type ResolvedTemplate } from './template/resolve-template.js';
 import { TemplateError, type TemplateProblem } from './template/template-error.js';

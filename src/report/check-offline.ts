@@ -11,7 +11,7 @@
 import { KNOWN_METRIC_GROUPS, KNOWN_METRIC_KEYS } from '../catalogue/metric-keys.js';
 import { toJsonPath } from '../errors.js';
 import { editDistance } from '../frames/fold-name.js';
-import { listText } from './missing-data-notes.js';
+import { listText } from '../frames/list-text.js';
 import { parameterAt, type ResolvedTemplate } from './template/resolve-template.js';
 import type { TemplateProblem } from './template/template-error.js';
 import { templateMarkets } from './study-context.js';

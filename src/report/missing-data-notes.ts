@@ -4,11 +4,8 @@
  * `brandscape compare` show readers the names.
  */
 import type { MissingData } from '../frames/brandscape-input.js';
+import { listText } from '../frames/list-text.js';
 
-/** `Differentiation, Relevance and Esteem`. */
-export function listText(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]!}`;
-}
 
 /** `1 brand`, `3 brands`, `2 companies`. */
 export const plural = (n: number, word: string) => `${n} ${n === 1 ? word : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`}`;

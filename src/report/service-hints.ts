@@ -6,7 +6,7 @@
  */
 import type { BrandscapeClient } from '../client/brandscape-client.js';
 import { SCORE_TYPES, fromMetricColumn, toMetricColumn, type ScoreType } from '../schemas/score-types.js';
-import { listText } from './missing-data-notes.js';
+import { listText } from '../frames/list-text.js';
 
 /** Codes people use for a market that are not its ISO code. */
 const MARKET_ALIASES: Readonly<Record<string, string>> = { UK: 'GB', EN: 'GB', EL: 'GR' };

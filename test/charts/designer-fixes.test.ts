@@ -17,7 +17,7 @@ import {
   slopeChart,
 } from '../../src/index.js';
 import { bandLabels } from '../../src/charts/band-labels.js';
-import type { ChartSpec } from '../../src/charts/chart-spec.js';
+import { chartTitle, type ChartSpec } from '../../src/charts/chart-spec.js';
 import { CHART_FONT_SIZES } from '../../src/charts/chart-theme.js';
 import { measureText } from '../../src/charts/measure-text.js';
 import type { CrossMarketRow, CrossYearRow } from '../../src/frames/types.js';
@@ -122,6 +122,22 @@ describe('legends that say nothing', () => {
     const spec = slopeChart(rows);
     expect(colourLegends(spec).every((c) => c.def.legend === null)).toBe(true);
     expect(subtitleOf(spec)).toContain('Every line goes up.');
+  });
+
+  it('a slope chart names the brands it leaves out (no value in both years), and keeps a count with its noun across lines', () => {
+    const all = f.crossYearRows(['GB']).filter((r) => [1, 3, 4].includes(r.entity_id));
+    const first = all.reduce((a, r) => (r.period_order < a.period_order ? r : a)).period;
+    const gone = all.find((r) => r.entity_id === 4)!;
+    // Brand 4 without its first year: left out of the chart, by name.
+    const rows = all.filter((r) => !(r.entity_id === 4 && r.period === first));
+    const subtitle = subtitleOf(slopeChart(rows));
+    expect(subtitle).toContain(`${gone.global_name} left out: no value in both ${first} and`);
+    // A long subtitle broken into lines never ends a line with a bare number ("1" / "brand").
+    const long = chartTitle({}, 'x', 'Differentiation (percentile rank), United Kingdom and Germany. 1 brand without both values left out of some panels.');
+    const lines = [long.subtitle ?? []].flat();
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines.slice(0, -1)) expect(line).not.toMatch(/ \d+$/);
+    expect(lines.join(' ')).toContain('1 brand');
   });
 
   it('a company view of one market without a share price has none', () => {
