@@ -70,10 +70,11 @@ function sheetName(text: string, used: Set<string>): string {
  */
 const font = (extra: Partial<Font>): Partial<Font> => ({ name: 'Calibri', family: 2, size: 11, ...extra });
 
-/** How a table's columns are laid out: their widths in characters, and which headers wrap onto two lines. */
+/** How a table's columns are laid out: their widths in characters, which headers wrap onto two lines, and the table's width in pixels. */
 interface ColumnLayout {
   widths: number[];
   wrapped: boolean[];
+  pixels: number;
 }
 
 /**
@@ -94,7 +95,7 @@ function columnLayout(table: ReportTable, sample = 2000, wrap = true): ColumnLay
     wrapped.push(wraps);
     return Math.min(Math.max(Math.max(values, wraps ? twoLines : oneLine) + 2, 8), 48);
   });
-  return { widths, wrapped };
+  return { widths, wrapped, pixels: widths.reduce((sum, chars) => sum + columnPixels(chars), 0) };
 }
 
 /** The longer line of a header broken at its most central space (Infinity for one word). */
@@ -287,10 +288,9 @@ interface SectionChart {
 async function drawSectionChart(section: ReportSection, scale: number): Promise<SectionChart> {
   const columns = columnLayout(section.table);
   if (!section.chart) return { columns };
-  const tableWidth = columns.widths.reduce((sum, chars) => sum + columnPixels(chars), 0);
   // The row after the table and its notes (as writeTable and writeNotes write them).
   const tableEnd = HEADER_ROW + 1 + Math.max(1, section.table.rows.length) + (section.notes.length > 0 ? section.notes.length + 2 : 0);
-  const chart = await layOutChart(section.chart, { width: tableWidth, endRow: tableEnd });
+  const chart = await layOutChart(section.chart, { width: columns.pixels, endRow: tableEnd });
   // Drawn at a higher density (sharp on high-density screens and in print), shown at `chart.shown`.
   return { columns, chart: { ...chart, png: await renderPng(chart.spec, { scale, minWidth: 0 }) } };
 }
@@ -311,7 +311,7 @@ function writeSection(wb: Workbook, section: ReportSection, name: string, { colu
   ws.getCell('A2').value = section.description ?? section.summary;
   ws.getCell('A2').font = font({ italic: true, color: { argb: 'FF555555' } });
   const after = writeTable(ws, section.table, headerRow, `Section${section.index}`, columns);
-  const end = writeNotes(ws, section.notes, after, section.table.columns.length, columns.widths.reduce((sum, chars) => sum + columnPixels(chars), 0));
+  const end = writeNotes(ws, section.notes, after, section.table.columns.length, columns.pixels);
   if (!chart) return;
   const imageId = wb.addImage({ buffer: Buffer.from(chart.png) as unknown as ArrayBuffer, extension: 'png' });
   const { width, height } = chart.shown;

@@ -35,8 +35,8 @@ export const VISIBLE_SHEET_ROWS = 24;
 export const CHART_GAP_PIXELS = 64;
 /** The narrowest room worth laying a chart out in beside its table. */
 const MIN_BESIDE_PIXELS = 360;
-/** The most a chart beside its table is shrunk (its 13 px text to 11 px). */
-const MIN_BESIDE_SCALE = 0.85;
+/** The most a chart is shrunk to fit beside or above its table (its 13 px text to 11 px). */
+const MIN_TEXT_SCALE = 0.85;
 /** The narrowest cell of a heatmap (a step of a discrete axis) that holds "100" at 13 px. */
 const MIN_CELL_PIXELS = 36;
 /** The shortest row of a heatmap that holds its 13 px numbers. */
@@ -95,7 +95,7 @@ export async function layOutChart(spec: ChartSpec, table: TableExtent): Promise<
       const drawn = laid.svg === drawnFirst ? size : svgSize(laid.svg);
       return { where: 'beside', spec: laid.spec, drawn, shown: shownAt(drawn, room) };
     };
-    const fits = (chart: SheetChart) => chart.drawn.width * MIN_BESIDE_SCALE <= room;
+    const fits = (chart: SheetChart) => chart.drawn.width * MIN_TEXT_SCALE <= room;
     let best = await lay(spec);
     if (best.drawn.width > room) {
       const narrow = await lay(narrowLayout(spec, room));
@@ -115,7 +115,7 @@ export async function layOutChart(spec: ChartSpec, table: TableExtent): Promise<
   const short = await fitHeight(wide.spec, { height: ABOVE_MAX_PIXELS / (shownWide.width / drawn.width), minFactor: shortestFactor(wide.spec) });
   const shorter = svgSize(short.svg);
   // Shrunk to the rows left, its text to 0.85 of its size at most; never wider than the screen.
-  const k = Math.min(VISIBLE_SHEET_PIXELS / shorter.width, Math.max(MIN_BESIDE_SCALE, Math.min(1, ABOVE_MAX_PIXELS / shorter.height)));
+  const k = Math.min(VISIBLE_SHEET_PIXELS / shorter.width, Math.max(MIN_TEXT_SCALE, Math.min(1, ABOVE_MAX_PIXELS / shorter.height)));
   return { where: 'above', spec: short.spec, drawn: shorter, shown: { width: Math.round(shorter.width * k), height: Math.round(shorter.height * k) } };
 }
 
@@ -123,20 +123,7 @@ export async function layOutChart(spec: ChartSpec, table: TableExtent): Promise<
  * How far a chart's views may be made shorter: to 0.6 of their height, but a band axis's cells (a
  * heatmap's rows) no shorter than `MIN_ROW_PIXELS`.
  */
-function shortestFactor(spec: ChartSpec): number {
-  let factor = 0.6;
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
-    if (typeof node !== 'object' || node === null) return;
-    const record = node as Record<string, unknown>;
-    const height = record['height'];
-    const step = typeof height === 'object' && height !== null ? (height as { step?: unknown }).step : undefined;
-    if (typeof step === 'number' && step > 0) factor = Math.max(factor, Math.min(1, MIN_ROW_PIXELS / step));
-    for (const [key, value] of Object.entries(record)) if (key !== 'data' && key !== 'config') walk(value);
-  };
-  walk(spec);
-  return factor;
-}
+const shortestFactor = (spec: ChartSpec): number => stepFloor(spec, 'height', 0.6, (step) => MIN_ROW_PIXELS / step);
 
 /**
  * How far a chart's views may be narrowed: to half (`fitWidth`'s floor), but a band axis's cells
@@ -144,20 +131,27 @@ function shortestFactor(spec: ChartSpec): number {
  * at all where they are level or in lines (`bandLabels` chose that for the drawn width; narrower,
  * they would run into each other).
  */
-function narrowestFactor(spec: ChartSpec): number {
-  let factor = 0.5;
+const narrowestFactor = (spec: ChartSpec): number =>
+  stepFloor(spec, 'width', 0.5, (step, view) => {
+    const x = (view['encoding'] as { x?: { axis?: { labelAngle?: unknown } } } | undefined)?.x;
+    const slanted = typeof x?.axis?.labelAngle === 'number' && x.axis.labelAngle !== 0;
+    return slanted ? MIN_CELL_PIXELS / step : 1;
+  });
+
+/**
+ * The floor of the factor a chart's view sizes may be scaled by: `floor`, raised by what each
+ * view with a band step (`width: { step }` or `height: { step }`) needs (`need(step, view)`, at most 1).
+ */
+function stepFloor(spec: ChartSpec, key: 'width' | 'height', floor: number, need: (step: number, view: Record<string, unknown>) => number): number {
+  let factor = floor;
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(walk);
     if (typeof node !== 'object' || node === null) return;
-    const record = node as Record<string, unknown>;
-    const width = record['width'];
-    const step = typeof width === 'object' && width !== null ? (width as { step?: unknown }).step : undefined;
-    if (typeof step === 'number' && step > 0) {
-      const x = (record['encoding'] as { x?: { axis?: { labelAngle?: unknown } } } | undefined)?.x;
-      const slanted = typeof x?.axis?.labelAngle === 'number' && x.axis.labelAngle !== 0;
-      factor = Math.max(factor, slanted ? Math.min(1, MIN_CELL_PIXELS / step) : 1);
-    }
-    for (const [key, value] of Object.entries(record)) if (key !== 'data' && key !== 'config') walk(value);
+    const view = node as Record<string, unknown>;
+    const size = view[key];
+    const step = typeof size === 'object' && size !== null ? (size as { step?: unknown }).step : undefined;
+    if (typeof step === 'number' && step > 0) factor = Math.max(factor, Math.min(1, need(step, view)));
+    for (const [name, value] of Object.entries(view)) if (name !== 'data' && name !== 'config') walk(value);
   };
   walk(spec);
   return factor;

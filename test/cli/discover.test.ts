@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { startEmulator } from '../helpers/client-harness.js';
-import { list } from '../helpers/http.js';
+import { listAll } from '../helpers/http.js';
 
 const TOKEN = 'discover-SeCrEt-token-51c9';
 let emulator: Emulator;
@@ -36,14 +36,7 @@ interface ApiStudy {
 }
 
 /** Every page of a list, read with raw HTTP. */
-async function all<T>(path: string): Promise<T[]> {
-  const out: T[] = [];
-  for (let page = 1; ; page++) {
-    const body = await list<T>(emulator, `${path}${path.includes('?') ? '&' : '?'}per_page=1000&page=${page}`);
-    out.push(...body.data);
-    if (page >= body.meta.last_page) return out;
-  }
-}
+const all = <T>(path: string) => listAll<T>(emulator, path);
 
 /** The released studies. */
 const released = () => all<ApiStudy>('/studies?filter[released]=1&include=country,year');

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
+import { runCli } from '../helpers/run-cli.js';
 import { kernelNameOf, packageNameOf, scaffoldFiles } from '../../src/cli/init/scaffold.js';
 import { jupyterDataDir } from '../../src/cli/kernel.js';
 
@@ -24,18 +24,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(argv: string[], cwd = dir, env: Record<string, string | undefined> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await run(argv, {
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
-    env,
-    signal: new AbortController().signal,
-    cwd,
-  });
-  return { code, stdout, stderr };
-}
+const cli = (argv: string[], cwd = dir, env: Record<string, string | undefined> = {}) => runCli(argv, env, cwd);
 
 const tree = (path: string): string[] =>
   readdirSync(path, { recursive: true, withFileTypes: true })

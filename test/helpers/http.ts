@@ -52,6 +52,16 @@ export interface ListBody<T = Record<string, unknown>> {
 
 export const list = <T = Record<string, unknown>>(emulator: Emulator, pathAndQuery: string) => getJson<ListBody<T>>(emulator, pathAndQuery);
 
+/** Every page of a list, read with raw HTTP (1,000 records a page). */
+export async function listAll<T>(emulator: Emulator, path: string): Promise<T[]> {
+  const out: T[] = [];
+  for (let page = 1; ; page++) {
+    const body = await list<T>(emulator, `${path}${path.includes('?') ? '&' : '?'}per_page=1000&page=${page}`);
+    out.push(...body.data);
+    if (page >= body.meta.last_page) return out;
+  }
+}
+
 export const fixture = async <T = unknown>(name: string): Promise<T> => {
   const { readFile } = await import('node:fs/promises');
   return JSON.parse(await readFile(new URL(`../fixtures/api/${name}`, import.meta.url), 'utf8')) as T;

@@ -21,7 +21,7 @@ import {
 } from '../../src/index.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { recordingClient } from '../helpers/client-harness.js';
-import { list } from '../helpers/http.js';
+import { listAll } from '../helpers/http.js';
 
 let emulator: Emulator;
 let client: BrandscapeClient;
@@ -35,14 +35,8 @@ afterAll(async () => {
   await emulator.close();
 });
 
-async function all<T>(path: string): Promise<T[]> {
-  const out: T[] = [];
-  for (let page = 1; ; page++) {
-    const body = await list<T>(emulator, `${path}${path.includes('?') ? '&' : '?'}per_page=1000&page=${page}`);
-    out.push(...body.data);
-    if (page >= body.meta.last_page) return out;
-  }
-}
+/** Every page of a list, read with raw HTTP. */
+const all = <T>(path: string) => listAll<T>(emulator, path);
 
 interface ApiStudy {
   id: number;
